@@ -1,0 +1,26 @@
+"""CI gate: notebooks must be clean, the library exported from them, and README.md generated from index.ipynb.
+
+Runs nbdev_clean, nbdev_export and tools/readme.py, then fails if any of them changed a tracked file.
+"""
+import subprocess, sys
+
+def run(cmd: list[str]) -> None:
+    print("$", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True)
+
+def main() -> int:
+    run(["nbdev_clean"])
+    run(["nbdev_export"])
+    run([sys.executable, "tools/readme.py"])
+    changed = subprocess.run(["git", "status", "--porcelain", "--", "nbs", "sqlforge", "README.md"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    if changed:
+        print("These files change under nbdev_clean / nbdev_export / tools/readme.py; run `make check-clean` "
+              "locally and commit the result:\n" + changed, file=sys.stderr)
+        subprocess.run(["git", "--no-pager", "diff", "--stat"])
+        return 1
+    print("notebooks clean, library exported, README in sync")
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""Run the notebook tests (`nbdev_test`) and end with one line: `N passed, N failed`.
+
+Extra arguments go to nbdev_test (e.g. `--flags slow`). Exit status is nbdev_test's.
+"""
+import re, subprocess, sys
+
+def main() -> int:
+    cmd = ["nbdev_test", "--do_print", "--timing", *sys.argv[1:]]
+    print("$", " ".join(cmd), flush=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    started, failed, in_failures = set(), set(), False
+    for line in proc.stdout:
+        sys.stdout.write(line); sys.stdout.flush()
+        if m := re.match(r"Starting (.+\.ipynb)$", line.strip()): started.add(m.group(1).rsplit("/", 1)[-1])
+        if "Tests Failed On The Following Notebooks" in line: in_failures = True
+        elif in_failures and line.startswith("\t"): failed.add(line.strip())
+    rc = proc.wait()
+    if rc and not failed: failed.add("<nbdev_test itself>")
+    print(f"{len(started - failed)} passed, {len(failed)} failed")
+    return rc
+
+if __name__ == "__main__":
+    sys.exit(main())
