@@ -2,12 +2,15 @@
 
 Extra arguments go to nbdev_test (e.g. `--flags slow`). Exit status is nbdev_test's.
 """
-import re, subprocess, sys
+import os, re, subprocess, sys
 
 def main() -> int:
     cmd = ["nbdev_test", "--do_print", "--timing", *sys.argv[1:]]
     print("$", " ".join(cmd), flush=True)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # nbdev_test runs one notebook per core; torch's default of one thread per core in each of them oversubscribes
+    # the machine (a tiny model's decode step was 30x slower), so each notebook gets one thread unless told otherwise.
+    env = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", **os.environ}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     started, failed, in_failures = set(), set(), False
     for line in proc.stdout:
         sys.stdout.write(line); sys.stdout.flush()
