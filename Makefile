@@ -4,13 +4,22 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.sqlforge-installed
 
-.PHONY: demo test install check-clean readme
+.PHONY: demo test report install check-clean readme
 
 demo: $(STAMP)
 	$(BIN)/python -m sqlforge.verify demo
 
+# Flagged cells run only when named: `make test FLAGS="slow browser"`. By default FLAGS is `browser` (the transcript
+# explorer driven in Chromium, nbs/60_transcripts.ipynb) wherever Debian's Chromium is installed, as in CI, and empty
+# elsewhere; `make test FLAGS=` runs no flagged cell. ARGS go to nbdev_test as they are (ARGS="--path nbs/X.ipynb").
+FLAGS ?= $(if $(wildcard /usr/bin/chromium),browser)
+
 test: $(STAMP)
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/run_tests.py
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/run_tests.py $(if $(strip $(FLAGS)),--flags "$(strip $(FLAGS))") $(ARGS)
+
+# The write-up: executes the report chapters (nbs/51-54, 60) against results/ into report/.
+report: $(STAMP)
+	$(BIN)/python -m sqlforge.report
 
 install: $(STAMP)
 
