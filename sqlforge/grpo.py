@@ -25,8 +25,8 @@ from .verify import Outcome
 # %% auto #0
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'OPERATIONAL', 'CE_PARAMS', 'GRPOConfig', 'PoolSuite', 'load_pool',
            'TaskPool', 'step_rng', 'episode_seed', 'reward', 'group_advantages', 'causal_lm', 'token_logprobs',
-           'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'accumulate', 'add_lora', 'lr_factor',
-           'trainable_parameters', 'atomic_dir', 'save_adapter', 'step_dirs', 'rng_state', 'set_rng_state',
+           'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats', 'accumulate', 'add_lora',
+           'lr_factor', 'trainable_parameters', 'atomic_dir', 'save_adapter', 'step_dirs', 'rng_state', 'set_rng_state',
            'climb_identity', 'GRPOTrainer', 'call_turn_text', 'gold_transcripts', 'SFTConfig', 'sft_loss', 'sft_warmup',
            'model_flops', 'bench_step']
 
@@ -380,6 +380,12 @@ def pack_microbatches(lengths: Sequence[int], budget: int) -> list[list[int]]:
         cur.append(i)
     return out + ([cur] if cur else [])
 
+def add_stats(sums: dict, st: dict) -> dict:
+    "Add a micro-batch's (or a process's) stats into `sums`, in place: `max_*` keys by maximum, the rest by sum."
+    for k, v in st.items():
+        sums[k] = max(sums.get(k, v), v) if k.startswith("max_") else sums.get(k, 0) + v
+    return sums
+
 def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: Callable, budget: int,
                on_event: Callable[[dict], None] | None = None) -> tuple[dict, int]:
     "Backward of `micro_loss(items_subset)` over token-budgeted micro-batches, gradients summed; returns (stat sums, budget)."
@@ -409,8 +415,7 @@ def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: 
         n_mb += 1
         for p, a in zip(params, acc):
             if p.grad is not None: a.add_(p.grad); p.grad = None
-        for k, v in st.items():
-            sums[k] = max(sums.get(k, v), v) if k.startswith("max_") else sums.get(k, 0) + v
+        add_stats(sums, st)
     for p, a in zip(params, acc): p.grad = a
     return {**sums, "microbatches": n_mb, "oom_retries": retries}, budget
 
@@ -504,6 +509,8 @@ def _peak_rss_gib() -> float:
 
 class GRPOTrainer:
     "A GRPO climb: `step()` runs one step top to bottom; `run()` runs to `cfg.steps` with checkpoints."
+    is_main, world_size = True, 1     # one process; a data-parallel trainer (chapter 22) runs one per GPU, the main one writes
+
     def __init__(self, cfg: GRPOConfig, policy: Policy | None = None, backend: Any = None, resume: bool = True,
                  progress: bool = True):
         from sqlforge.backends import TransformersBackend
@@ -519,16 +526,17 @@ class GRPOTrainer:
         self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch)
         self.sql = SqlPool()
         self.step_done, self.budget = 0, cfg.token_budget
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        self.metrics = JsonlLog(self.run_dir / "metrics.jsonl")
-        self.episodes = JsonlLog(self.run_dir / "episodes.jsonl")
-        self.events = JsonlLog(self.run_dir / "events.jsonl")
+        if self.is_main:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            self.metrics = JsonlLog(self.run_dir / "metrics.jsonl")
+            self.episodes = JsonlLog(self.run_dir / "episodes.jsonl")
+            self.events = JsonlLog(self.run_dir / "events.jsonl")
         latest = self.ckpt_dir / "LATEST"
         if latest.exists() and resume: self._restore(self.ckpt_dir / latest.read_text().strip())
         elif latest.exists():
             raise FileExistsError(f"{self.run_dir} already holds a climb (checkpoints/LATEST); resume it with resume=True, "
                                   "or pick another climb name or out folder")
-        else: self._start()
+        elif self.is_main: self._start()
 
     # -- one step, top to bottom ------------------------------------------------------------------------------
     def step(self) -> dict:
@@ -540,8 +548,7 @@ class GRPOTrainer:
         task_ids, early = self.pool.draw(step, cfg.tasks_per_step, step_rng(cfg.seed, step))
         jobs = [(self.suite.task(t), episode_seed(cfg.seed, step, k, g)) for k, t in enumerate(task_ids) for g in range(cfg.group)]
         self.policy.model.eval()
-        trs = run_episodes(self.backend, self.suite, jobs, cfg.harness, batch_size=cfg.rollout_batch, pool=self.sql,
-                           progress=False)
+        trs = self._rollout(jobs)
         t_roll = time.time()
 
         # 2-4. rewards from the verifier's outcomes, group filter, advantages; update each task's pass-rate record
@@ -560,8 +567,9 @@ class GRPOTrainer:
         st, grad_norm = {}, None
         if batch:
             micro = lambda mb: grpo_loss(self.policy, mb, cfg, n_traj=len(batch))
-            st, self.budget = accumulate(self.policy.model, batch, micro, self.budget,
-                                         on_event=lambda e: self.events.append({"step": step, **e}))
+            st, self.budget = accumulate(self.policy.model, self._share(batch), micro, self.budget,
+                                         on_event=lambda e: self._event({"step": step, **e}))
+            st = self._reduce(st)
             grad_norm = float(torch.nn.utils.clip_grad_norm_(self.params, cfg.grad_clip))
         t_bwd = time.time()
         lr = cfg.lr * lr_factor(cfg, step - 1)
@@ -573,16 +581,35 @@ class GRPOTrainer:
         # 6. log one metrics row and the step's episodes
         row = self._row(step, task_ids, early, trs, fates, batch, st, grad_norm, lr,
                         {"s_rollout": t_roll - t0, "s_backward": t_bwd - t_roll, "s_optimizer": t_opt - t_bwd})
+        self.step_done = step
+        if not self.is_main: return row
         self.metrics.append(row)
         self.episodes.extend({**tr.row(), "step": step, "reward": reward(tr.outcome, cfg), "advantage": a}
                              for tr, a in zip(trs, advs))
-        self.step_done = step
 
         # 7. checkpoint and adapters
         if step % cfg.ckpt_every == 0 or step == cfg.steps: self.save_checkpoint()
         if step == cfg.steps or step in cfg.save_steps or (cfg.save_every and step % cfg.save_every == 0):
             save_adapter(self.policy.model, cfg.adapters_dir() / cfg.climb / f"step{step}")
         return row
+
+    # -- where a data-parallel trainer differs (chapter 22 overrides these); here, one process does everything -----------
+    def _rollout(self, jobs: Sequence[tuple[Task, int]]) -> list[Transcript]:
+        "The step's transcripts, in job order."
+        return run_episodes(self.backend, self.suite, jobs, self.cfg.harness, batch_size=self.cfg.rollout_batch,
+                            pool=self.sql, progress=False)
+
+    def _share(self, batch: list[Trajectory]) -> list[Trajectory]:
+        "The kept trajectories this process backpropagates."
+        return batch
+
+    def _reduce(self, st: dict) -> dict:
+        "The step's gradients in `.grad` and its stat sums, from this process's part of the backward."
+        return st
+
+    def _event(self, row: dict) -> None:
+        "Log an event (OOM retry, checkpoint, resume) to `events.jsonl`."
+        self.events.append(row)
 
     def run(self, callback: Callable[[dict], None] | None = None) -> list[dict]:
         "Steps until `cfg.steps` (continuing a resumed climb); `callback(row)` after each step's checkpoint."
@@ -645,7 +672,7 @@ class GRPOTrainer:
         atomic_write_json(self.run_dir / "manifest.json",
                           run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info,
                                        trainable_parameters=sum(p.numel() for p in self.params),
-                                       norm_constant=self.cfg.norm_constant))
+                                       norm_constant=self.cfg.norm_constant, world_size=self.world_size))
 
     def save_checkpoint(self) -> Path:
         "Write `checkpoints/step<N>` atomically, point LATEST at it, keep the newest `keep_checkpoints`."
@@ -661,7 +688,7 @@ class GRPOTrainer:
         atomic_write_text(self.ckpt_dir / "LATEST", dst.name + "\n")
         for _, old in step_dirs(self.ckpt_dir)[:-self.cfg.keep_checkpoints]:
             if old != dst: shutil.rmtree(old)
-        self.events.append({"step": n, "event": "checkpoint", "path": str(dst), "seconds": round(time.time() - t0, 3)})
+        self._event({"step": n, "event": "checkpoint", "path": str(dst), "seconds": round(time.time() - t0, 3)})
         return dst
 
     def _restore(self, d: Path) -> None:
@@ -684,12 +711,14 @@ class GRPOTrainer:
         set_rng_state(state["rng"])
         self.pool.load_state_dict(json.loads((d / "pool.json").read_text()))
         self.step_done, self.budget = meta["step"], state["token_budget"]
+        if not self.is_main: return
         for log in (self.metrics, self.episodes):
             rows = [r for r in log.rows() if r["step"] <= self.step_done]
             atomic_write_text(log.path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
         atomic_write_json(self.run_dir / f"manifest-resume-step{self.step_done}.json",
-                          run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info, resumed_from=str(d)))
-        self.events.append({"step": self.step_done, "event": "resume", "path": str(d)})
+                          run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info, resumed_from=str(d),
+                                       world_size=self.world_size))
+        self._event({"step": self.step_done, "event": "resume", "path": str(d)})
 
 # %% ../nbs/20_grpo.ipynb #79cdb8b7
 def call_turn_text(chat, name: str, sql: str, reasoning: str = "", thinking: bool = True) -> str:

@@ -20,7 +20,7 @@ from .verify import Outcome
 # %% auto #0
 __all__ = ['BACKENDS', 'SweepConfig', 'sweep_config', 'sweep_jobs', 'episode_key', 'pack_transcripts', 'unpack_transcripts',
            'read_transcript', 'summarize', 'load_sweep_policy', 'make_backend', 'run_sweep', 'finish_run',
-           'merge_shards', 'main']
+           'merge_shards', 'parse_sweep_args', 'main']
 
 # %% ../nbs/13_sweeps.ipynb #bafda7c4
 BACKENDS = ("transformers", "openai", "vllm")
@@ -302,8 +302,8 @@ def merge_shards(run_dir: str | Path) -> Path:
     return run_dir
 
 # %% ../nbs/13_sweeps.ipynb #2262af77
-def main(argv: Sequence[str] | None = None) -> int:
-    "Command-line entry: run a sweep, or merge a run's shards."
+def parse_sweep_args(argv: Sequence[str] | None = None) -> tuple[SweepConfig | None, str | None]:
+    "The sweep a command line asks for, or (None, the run folder) for `--merge`."
     import argparse
     ap = argparse.ArgumentParser(prog="python -m sqlforge.sweeps", description="Run a resumable task × seed sweep.")
     ap.add_argument("--merge", metavar="RUN_DIR", help="merge the shards of RUN_DIR and exit")
@@ -315,11 +315,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, nargs="+", default=list(d.seeds))
     ap.add_argument("--harness", type=json.loads, default={}, help='HarnessConfig fields as JSON, e.g. \'{"max_turns": 5}\'')
     a = ap.parse_args(argv)
-    if a.merge: print(merge_shards(a.merge)); return 0
+    if a.merge: return None, a.merge
     kw = {k: v for k, v in vars(a).items() if k not in ("merge", "harness")}
     h = dict(a.harness); s = h.pop("sampling", {})
-    cfg = SweepConfig(**kw, harness=HarnessConfig(**h, sampling=SamplingParams(**s)))
-    print(run_sweep(cfg))
+    return SweepConfig(**kw, harness=HarnessConfig(**h, sampling=SamplingParams(**s))), None
+
+def main(argv: Sequence[str] | None = None) -> int:
+    "Command-line entry: run a sweep, or merge a run's shards."
+    cfg, merge = parse_sweep_args(argv)
+    print(merge_shards(merge) if merge else run_sweep(cfg))
     return 0
 
 # %% ../nbs/13_sweeps.ipynb #095a4c5d
