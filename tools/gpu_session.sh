@@ -4,6 +4,7 @@
 #   stage A (cold machine): benchmarks on the random-init Qwen3.5-4B twin; stash the first half of the SmolLM2 GGUF
 #   stage B (right after A, machine still warm): the second half, then the demo climb and its held-out judge
 #   stage C (only if B ran out of time): resume the climb, finish the judge
+#   stage D (cold machine): the GRPO step benchmark alone (8 tasks x 8 rollouts, 3 turns of 256 tokens, real rollouts)
 # Locally beforehand: pip download --no-deps -d .whl sqlglot==30.31.0 gguf==0.19.0; split -b 47M the GGUF into
 # .carry/smol0/part0 and .carry/smol1/part1. Results come back through $OUT and are unpacked into the repository.
 set -uo pipefail
@@ -29,4 +30,6 @@ B)  cp .carry/smol1/part1 $smol/ && cat $smol/part0 $smol/part1 > $smol/smol.ggu
     climb "${2:-540}"; echo "climb exit $?"; pack ;;
 C)  export SQLFORGE_SMOLLM2_GGUF=$smol/smol.gguf
     climb "${2:-540}"; echo "climb exit $?"; pack ;;
+D)  timeout "${2:-380}" python -c "from sqlforge.grpo import bench_step; bench_step('qwen3.5-4b-arch', turns=3, rollout=True, out='$OUT/grpo_step_qwen3.5-4b-arch.json')" \
+      || echo "step benchmark stopped (a partial report is kept)" ;;
 esac
