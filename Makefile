@@ -6,8 +6,14 @@ STAMP  := $(VENV)/.sqlforge-installed
 
 .PHONY: demo test report install check-clean readme
 
+# The main job: the judge (nbs/40_judge.ipynb) with the embedded default, SmolLM2-135M-Instruct, on the 42-task demo
+# suite, on the CPU, at two turns of at most 160 tokens (thinking off) so that it ends in minutes. The executed notebook
+# goes to report/judge_demo.ipynb, the run to results/demo/smollm2-135m__base/ (a second `make demo` finds it complete).
+DEMO ?= -p max_turns 2 -p max_new_tokens 160 -p thinking False
+
 demo: $(STAMP)
-	$(BIN)/python -m sqlforge.verify demo
+	$(BIN)/papermill nbs/40_judge.ipynb report/judge_demo.ipynb $(DEMO) --log-level WARNING
+	$(BIN)/python -m sqlforge.sweeps --show results/demo/smollm2-135m__base
 
 # Flagged cells run only when named: `make test FLAGS="slow browser"`. By default FLAGS is `browser` (the transcript
 # explorer driven in Chromium, nbs/60_transcripts.ipynb) wherever Debian's Chromium is installed, as in CI, and empty
