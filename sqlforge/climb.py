@@ -4,7 +4,7 @@
 
 # %% ../nbs/21_climb.ipynb #7ed1e944
 from __future__ import annotations
-import dataclasses, difflib, json, math, sys
+import dataclasses, difflib, json, math, sys, time
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ __all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'resolve', 'climb_configs', 'synth_poo
 # %% ../nbs/21_climb.ipynb #72c86667
 _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking")
 _SAMPLING = ("temperature", "top_p", "top_k", "max_new_tokens")
-_POOL = ("synth_n", "synth_hops", "synth_seed", "synth_dir")
+_POOL = ("synth_n", "synth_hops", "synth_forms", "synth_max_filters", "synth_seed", "synth_dir")
 _SFT = ("sft", "sft_epochs", "sft_lr", "sft_batch", "sft_explore", "sft_synth_n", "sft_synth_seed")
 _JUDGE = ("heldout_n", "heldout_seed", "heldout_per_schema", "judge_seeds", "judge_batch")
 _GRPO = tuple(f.name for f in dataclasses.fields(GRPOConfig) if f.name != "harness")
@@ -36,11 +36,11 @@ PRESETS: dict[str, dict[str, Any]] = {
     "climb2": {**_QWEN_CLIMB, "climb": "climb2", "suites": _CLIMB_POOLS, "steps": 150, "rest_after": 2, "rest_steps": 25},
     "ablate1": {**_QWEN_CLIMB, "climb": "ablate1", "suites": _CLIMB_POOLS, "steps": 40, "rest_after": 2, "rest_steps": 25,
                 "reward_no_submit": 0.0, "ckpt_every": 5},
-    "demo": dict(climb="demo", model="smollm2-135m", synth_n=128, synth_hops=(1, 2), synth_seed=0,
-                 sft=True, sft_synth_n=256, sft_synth_seed=100, sft_epochs=2, sft_lr=2e-4, sft_batch=8,
-                 steps=12, tasks_per_step=32, group=8, rollout_batch=256, max_turns=2, max_new_tokens=256,
-                 max_context=4096, thinking=False, temperature=1.0, top_p=1.0, top_k=0, lr=2e-4, lora_r=4, lora_alpha=8,
-                 rest_after=2, rest_steps=4, ckpt_every=2, keep_checkpoints=1, save_every=6, device="auto",
+    "demo": dict(climb="demo", model="smollm2-135m", synth_n=256, synth_hops=(1, 1), synth_forms=("scalar", "rows"),
+                 synth_max_filters=1, synth_seed=0, sft=True, sft_synth_n=768, sft_synth_seed=100, sft_epochs=2, sft_lr=3e-4,
+                 sft_batch=8, steps=20, tasks_per_step=32, group=8, rollout_batch=256, max_turns=2, max_new_tokens=192,
+                 max_context=4096, thinking=False, temperature=0.8, top_p=1.0, top_k=0, lr=2e-4, lora_r=4, lora_alpha=8,
+                 rest_after=2, rest_steps=4, ckpt_every=2, keep_checkpoints=1, save_every=10, device="auto",
                  heldout_n=96, heldout_seed=7, heldout_per_schema=4, judge_seeds=2, judge_batch=192),
     "smoke": dict(climb="smoke", model="tiny-qwen3.5", synth_n=3, synth_hops=(1, 2), synth_seed=0, sft=True,
                   sft_synth_n=3, sft_synth_seed=5, sft_epochs=1, sft_lr=1e-3, sft_batch=3, steps=2, tasks_per_step=2,
@@ -72,7 +72,7 @@ def climb_configs(params: dict[str, Any]) -> tuple[GRPOConfig, SFTConfig | None]
     p.pop("preset", None)
     for k in p:
         if k not in CLIMB_PARAMETERS: raise _unknown("parameter", k, CLIMB_PARAMETERS)
-    for k in ("suites", "save_steps", "synth_hops", "pass_band"):
+    for k in ("suites", "save_steps", "synth_hops", "synth_forms", "pass_band"):
         if p.get(k) is not None: p[k] = _seq(p[k])
     sampling = SamplingParams(**{k: p.pop(k) for k in _SAMPLING if k in p})
     harness = HarnessConfig(**{k: p.pop(k) for k in _HARNESS if k in p}, sampling=sampling)
@@ -80,8 +80,8 @@ def climb_configs(params: dict[str, Any]) -> tuple[GRPOConfig, SFTConfig | None]
     sft = {k: p.pop(k) for k in _SFT if k in p}
     for k in _JUDGE: p.pop(k, None)
     if pool.get("synth_n"):
-        p["suites"] = (str(synth_pool_dir(pool["synth_n"], pool.get("synth_hops"), pool.get("synth_seed", 0),
-                                          pool.get("synth_dir")) / "tasks.jsonl"),)
+        p["suites"] = (str(synth_pool_dir(pool["synth_n"], seed=pool.get("synth_seed", 0), root=pool.get("synth_dir"),
+                                          **_synth_kw(pool)) / "tasks.jsonl"),)
     root = project_root()
     p["suites"] = tuple(str(root / s) if s.startswith("results/") else s for s in p.get("suites", GRPOConfig.suites))
     cfg = GRPOConfig(**p, harness=harness)
@@ -94,23 +94,32 @@ def climb_configs(params: dict[str, Any]) -> tuple[GRPOConfig, SFTConfig | None]
     return cfg, sft_cfg
 
 # %% ../nbs/21_climb.ipynb #387e38fb
-def synth_pool_dir(n: int, hops: tuple[int, int] | None, seed: int = 0, root: str | Path | None = None,
-                   per_schema: int = 15) -> Path:
-    "The cache folder of a synthetic pool (`<cache>/suites/synth-n<n>-h<lo>-<hi>-s<seed>[-p<per_schema>]`, or under `root`)."
-    tag = f"synth-n{n}" + (f"-h{hops[0]}-{hops[1]}" if hops else "") + f"-s{seed}" + (f"-p{per_schema}" if per_schema != 15 else "")
+def _synth_kw(params: dict[str, Any]) -> dict[str, Any]:
+    "The generator settings a climb's synthetic suites share: hop range, question forms, most filters."
+    seq = lambda k: tuple(_seq(params[k])) if params.get(k) else None
+    return {"hops": seq("synth_hops"), "forms": seq("synth_forms"), "max_filters": params.get("synth_max_filters")}
+
+def synth_pool_dir(n: int, hops: tuple[int, int] | None = None, seed: int = 0, root: str | Path | None = None,
+                   per_schema: int = 15, forms: tuple[str, ...] | None = None, max_filters: int | None = None) -> Path:
+    "The cache folder of a synthetic pool (`<cache>/suites/synth-n<n>[-h<lo>-<hi>][-f<forms>][-c<k>]-s<seed>[-p<per_schema>]`, or under `root`)."
+    tag = (f"synth-n{n}" + (f"-h{hops[0]}-{hops[1]}" if hops else "") + (f"-f{'.'.join(forms)}" if forms else "")
+           + (f"-c{max_filters}" if max_filters is not None else "") + f"-s{seed}" + (f"-p{per_schema}" if per_schema != 15 else ""))
     return Path(root) / tag if root else cache_dir("suites") / tag
 
-def build_synth_pool(n: int, hops: tuple[int, int] | None, seed: int = 0, root: str | Path | None = None,
-                     per_schema: int = 15, progress: bool = True) -> Path:
+def build_synth_pool(n: int, hops: tuple[int, int] | None = None, seed: int = 0, root: str | Path | None = None,
+                     per_schema: int = 15, progress: bool = True, forms: tuple[str, ...] | None = None,
+                     max_filters: int | None = None) -> Path:
     "Build the synthetic pool into its cache folder unless an identical build is there; returns its task file."
     from sqlforge.synth import build_synth_suite
-    d = synth_pool_dir(n, hops, seed, root, per_schema)
+    d = synth_pool_dir(n, hops, seed, root, per_schema, forms, max_filters)
     build = d / "build.json"
-    want = {"n": n, "seed": seed, "hops": list(hops) if hops else None, "per_schema": per_schema}
+    want = {"n": n, "seed": seed, "hops": list(hops) if hops else None, "per_schema": per_schema,
+            "forms": list(forms) if forms else None, "max_filters": max_filters}
     if build.exists() and (d / "tasks.jsonl").exists():
         have = json.loads(build.read_text())["config"]
         if {k: have.get(k) for k in want} == want: return d / "tasks.jsonl"
-    build_synth_suite(n=n, seed=seed, out_dir=d, hops=tuple(hops) if hops else None, per_schema=per_schema, progress=progress)
+    build_synth_suite(n=n, seed=seed, out_dir=d, hops=tuple(hops) if hops else None, per_schema=per_schema, progress=progress,
+                      forms=forms, max_filters=max_filters)
     return d / "tasks.jsonl"
 
 def check_pools(cfg: GRPOConfig) -> None:
@@ -122,15 +131,12 @@ def check_pools(cfg: GRPOConfig) -> None:
                                     f"{cfg.model} -p tasks {fam} -p k 8 -p band '[1, 7]' -p out {Path(s).parent}")
 
 # %% ../nbs/21_climb.ipynb #a968c251
-def _hops(params: dict[str, Any]) -> tuple[int, int] | None:
-    "The synthetic hop range of resolved parameters."
-    return tuple(_seq(params["synth_hops"])) if params.get("synth_hops") else None
-
 def prepare_pool(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True):
     "Build the climb's synthetic pool when it has one, check the pool files, and load the pool: (suite, priors)."
     from sqlforge.grpo import load_pool
     if params.get("synth_n"):
-        build_synth_pool(params["synth_n"], _hops(params), params.get("synth_seed", 0), params.get("synth_dir"), progress=progress)
+        build_synth_pool(params["synth_n"], seed=params.get("synth_seed", 0), root=params.get("synth_dir"), progress=progress,
+                         **_synth_kw(params))
     check_pools(cfg)
     return load_pool(cfg.suites)
 
@@ -138,8 +144,8 @@ def warmup_suite(params: dict[str, Any], suite):
     "The warm-up's suite: its own synthetic tasks when `sft_synth_n` is set, otherwise the pool."
     from sqlforge.tasks import load_suite
     if not params.get("sft_synth_n"): return suite
-    return load_suite(build_synth_pool(params["sft_synth_n"], _hops(params), params.get("sft_synth_seed", 1),
-                                       params.get("synth_dir"), progress=False))
+    return load_suite(build_synth_pool(params["sft_synth_n"], seed=params.get("sft_synth_seed", 1), root=params.get("synth_dir"),
+                                       progress=False, **_synth_kw(params)))
 
 def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, progress: bool = True) -> GRPOConfig:
     "Train (or reuse) the warm-up adapter `adapters/<climb>/sft`; the GRPO configuration that starts from it."
@@ -158,13 +164,14 @@ def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, 
         atomic_write_json(have, ident)
     return dataclasses.replace(cfg, init_adapter=str(sft_dir))
 
-def train(cfg: GRPOConfig, progress: bool = True) -> tuple[int, int]:
-    "Run GRPO to `cfg.steps`, resuming a killed climb, and make sure the last step's adapter is saved: (start, reached)."
+def train(cfg: GRPOConfig, progress: bool = True, budget_s: float | None = None) -> tuple[int, int]:
+    """Run GRPO to `cfg.steps` (or until `budget_s` seconds would be overrun), resuming a killed climb, and make sure the
+    last step's adapter is saved: (start, reached)."""
     from sqlforge.grpo import GRPOTrainer, save_adapter
     with GRPOTrainer(cfg, progress=progress) as trainer:
         start = trainer.step_done
         if start: print(f"resuming at step {start}")
-        trainer.run()
+        trainer.run(budget_s=budget_s)
         last = cfg.adapters_dir() / cfg.climb / f"step{trainer.step_done}"
         if trainer.is_main and trainer.step_done and not (last / "adapter_config.json").exists():
             save_adapter(trainer.policy.model, last)        # a climb cut short (`steps` lowered on resume) ends with one too
@@ -174,25 +181,23 @@ def train(cfg: GRPOConfig, progress: bool = True) -> tuple[int, int]:
 def heldout_tasks(params: dict[str, Any]) -> Path | None:
     "Build the held-out synthetic suite when the climb has one; its task file."
     if not params.get("heldout_n"): return None
-    return build_synth_pool(params["heldout_n"], _hops(params), params.get("heldout_seed", 7), params.get("synth_dir"),
-                            per_schema=params.get("heldout_per_schema", 15), progress=False)
+    return build_synth_pool(params["heldout_n"], seed=params.get("heldout_seed", 7), root=params.get("synth_dir"),
+                            per_schema=params.get("heldout_per_schema", 15), progress=False, **_synth_kw(params))
 
-def judge_arms(cfg: GRPOConfig) -> dict[str, str | None]:
-    "The arms of the held-out judge: the base model, the warm-up adapter when there is one, and the last step."
-    root = cfg.adapters_dir() / cfg.climb
-    arms = {"base": None}
-    if (root / "sft" / "adapter_config.json").exists(): arms["sft"] = str(root / "sft")
-    arms[f"step{cfg.steps}"] = str(root / f"step{cfg.steps}")
-    return arms
+def judge_arms(cfg: GRPOConfig, last: int | None = None) -> dict[str, str | None]:
+    "The arms of the held-out judge: the warm-up adapter when there is one, the last step (default `cfg.steps`), the base model."
+    root, last = cfg.adapters_dir() / cfg.climb, last or cfg.steps
+    arms = {"sft": str(root / "sft")} if (root / "sft" / "adapter_config.json").exists() else {}
+    return {**arms, f"step{last}": str(root / f"step{last}"), "base": None}
 
-def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True) -> dict[str, Path]:
+def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True, last: int | None = None) -> dict[str, Path]:
     "Judge every arm on the held-out tasks (resumable sweeps under `<run>/judge/<arm>`); the run folder by arm."
     from sqlforge.sweeps import SweepConfig, run_sweep
     tasks = heldout_tasks(params)
     if tasks is None: return {}
     harness = dataclasses.replace(cfg.harness, sampling=SamplingParams(max_new_tokens=cfg.harness.sampling.max_new_tokens))
     runs = {}
-    for arm, adapter in judge_arms(cfg).items():
+    for arm, adapter in judge_arms(cfg, last).items():
         sc = SweepConfig(model=cfg.model, adapter=adapter, suite=str(tasks), seeds=tuple(range(params.get("judge_seeds", 1))),
                          harness=harness, batch_size=params.get("judge_batch", 64), device=cfg.device,
                          run=arm, out=str(cfg.run_dir() / "judge" / arm))
@@ -241,15 +246,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", default="demo", help=f"one of {', '.join(PRESETS)}")
     ap.add_argument("-p", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"), help="override a parameter")
     ap.add_argument("--no-judge", action="store_true", help="skip the held-out judge")
+    ap.add_argument("--train-until-s", type=float, default=None,
+                    help="start no GRPO step that would end later than this many seconds after the command started "
+                         "(for machines lent by the call; the same command goes on from there)")
     a = ap.parse_args(argv)
+    t0 = time.monotonic()
     params = resolve(a.preset, **{k: cli_value(v) for k, v in a.p})
     cfg, sft_cfg = climb_configs(params)
     suite, _ = prepare_pool(params, cfg)
     if sft_cfg is not None: cfg = warm_up(params, cfg, sft_cfg, suite)
-    start, done = train(cfg)
-    print(f"climb {cfg.climb}: steps {start} → {done}; outputs in {cfg.run_dir()} and {cfg.adapters_dir() / cfg.climb}")
+    budget = None if a.train_until_s is None else max(a.train_until_s - (time.monotonic() - t0), 0.0)
+    start, done = train(cfg, budget_s=budget)
+    print(f"climb {cfg.climb}: steps {start} → {done} of {cfg.steps}; outputs in {cfg.run_dir()} and {cfg.adapters_dir() / cfg.climb}")
     if not a.no_judge:
-        for arm, run in judge_heldout(params, cfg).items(): print(f"held-out judge, {arm}: {run}")
+        for arm, run in judge_heldout(params, cfg, last=done).items(): print(f"held-out judge, {arm}: {run}")
     return 0
 
 if __name__ == "__main__" and "__file__" in globals(): sys.exit(main())

@@ -611,14 +611,23 @@ class GRPOTrainer:
         "Log an event (OOM retry, checkpoint, resume) to `events.jsonl`."
         self.events.append(row)
 
-    def run(self, callback: Callable[[dict], None] | None = None) -> list[dict]:
-        "Steps until `cfg.steps` (continuing a resumed climb); `callback(row)` after each step's checkpoint."
+    def run(self, callback: Callable[[dict], None] | None = None, budget_s: float | None = None) -> list[dict]:
+        """Steps until `cfg.steps` (continuing a resumed climb); `callback(row)` after each step's checkpoint.
+        With `budget_s`, no step starts that would end past that many seconds from now (judged by the slowest step so
+        far); a climb stopped so is checkpointed at its last step and resumes from there."""
         from tqdm.auto import tqdm
-        rows = []
+        rows, t0, slowest = [], time.monotonic(), 0.0
         with tqdm(total=self.cfg.steps, initial=self.step_done, desc=f"climb {self.cfg.climb}", unit="step",
                   disable=not self.progress) as bar:
             while self.step_done < self.cfg.steps:
+                if budget_s is not None and rows and time.monotonic() - t0 + slowest > budget_s:
+                    if self.step_done % self.cfg.ckpt_every: self.save_checkpoint()
+                    self._event({"step": self.step_done, "event": "budget_stop", "budget_s": budget_s,
+                                 "seconds": round(time.monotonic() - t0, 1)})
+                    break
+                t = time.monotonic()
                 row = self.step()
+                slowest = max(slowest, time.monotonic() - t)
                 rows.append(row)
                 bar.update(1)
                 bar.set_postfix(reward=f"{row['reward_mean']:.3f}", pass_=f"{row['pass_rate']:.2f}", kept=row["groups_kept"])

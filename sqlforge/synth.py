@@ -1152,7 +1152,8 @@ def _norm_sql(sql: str) -> str: return " ".join(sql.split()).lower()
 
 # %% ../nbs/03_synth.ipynb #3bc32571
 def _schema_tasks(schema: SchemaSpec, names: Sequence[str], dbs: Sequence[Path], rng: random.Random, want: int,
-                  prefix: str, meta: dict, hops: tuple[int, int] | None, split: str, seen: set, stats: Counter) -> list[Task]:
+                  prefix: str, meta: dict, hops: tuple[int, int] | None, split: str, seen: set, stats: Counter,
+                  forms: Sequence[str] | None = None, max_filters: int | None = None) -> list[Task]:
     "Up to `want` admitted tasks on one schema."
     probe_limits = SandboxLimits(timeout_s=5.0, max_rows=10_000, parse_gate=False)
     def probe(sql: str) -> list | None:
@@ -1162,10 +1163,12 @@ def _schema_tasks(schema: SchemaSpec, names: Sequence[str], dbs: Sequence[Path],
     for _ in range(15 * want):
         if len(out) >= want: break
         try:
-            plan = make_plan(schema, rng, probe)
+            form = rng.choices(forms, weights=[FORMS[f][0] for f in forms])[0] if forms else None
+            plan = make_plan(schema, rng, probe, form)
             sql, question = render(plan, schema) if plan else (None, None)
         except PlanError: plan = None
         if plan is None: stats["no_plan"] += 1; continue
+        if max_filters is not None and len(plan.conds) > max_filters: stats["too_many_filters"] += 1; continue
         h = sql_hops(sql)
         if hops and not hops[0] <= h <= hops[1]: stats["hops_out_of_range"] += 1; continue
         if _norm_sql(sql) in seen or question in seen: stats["duplicate"] += 1; continue
@@ -1181,26 +1184,32 @@ def _schema_tasks(schema: SchemaSpec, names: Sequence[str], dbs: Sequence[Path],
 
 def generate_tasks(n: int, seed: int = 0, hops: tuple[int, int] | None = None, n_variants: int = 2,
                    out_dir: str | Path | None = None, per_schema: int = 15, split: str = "train",
-                   stats: Counter | None = None, progress: bool = False) -> list[Task]:
+                   stats: Counter | None = None, progress: bool = False, forms: Sequence[str] | None = None,
+                   max_filters: int | None = None) -> list[Task]:
     "n admitted synthetic tasks, deterministic in the arguments; databases go to `out_dir/databases/` (default: the cache)."
     if n < 1 or n_variants < 1 or per_schema < 1: raise ValueError(f"n, n_variants and per_schema must be >= 1 (got {n}, {n_variants}, {per_schema})")
     if hops is not None and not (len(hops) == 2 and 1 <= hops[0] <= hops[1]):
         raise ValueError(f"hops must be a range (lo, hi) with 1 <= lo <= hi, got {hops!r}")
+    if forms is not None and (not forms or set(forms) - set(FORMS)):
+        raise ValueError(f"forms must be a non-empty list of question forms from {', '.join(FORMS)}; got {list(forms)!r}")
+    if max_filters is not None and max_filters < 0: raise ValueError(f"max_filters must be >= 0 or None, got {max_filters}")
     out_dir = Path(out_dir) if out_dir else cache_dir("suites", "synth")
     stats = Counter() if stats is None else stats
-    prefix = f"synth-{seed}" + (f"-h{hops[0]}-{hops[1]}" if hops else "")
+    prefix = (f"synth-{seed}" + (f"-h{hops[0]}-{hops[1]}" if hops else "") + (f"-{'.'.join(forms)}" if forms else "")
+              + (f"-c{max_filters}" if max_filters is not None else ""))
     tasks, seen, i, max_schemas = [], set(), 0, 10 + 5 * math.ceil(n / per_schema)
     with tqdm(total=n, desc="synthetic tasks", disable=not progress) as bar:
         while len(tasks) < n:
             if i >= max_schemas:
-                raise RuntimeError(f"only {len(tasks)} of {n} tasks admitted from {i} schemas (hops={hops}); rejections: "
-                                   f"{dict(stats)}. Widen the hop range or ask for fewer tasks.")
+                raise RuntimeError(f"only {len(tasks)} of {n} tasks admitted from {i} schemas (hops={hops}, forms={forms}, "
+                                   f"max_filters={max_filters}); rejections: {dict(stats)}. Widen the hop range, allow more "
+                                   "forms or filters, or ask for fewer tasks.")
             schema = make_schema(random.Random(f"schema/{seed}/{i}"), f"synth-{seed}-{i:04d}")
             names = [schema.name] + [f"{schema.name}-v{v}" for v in range(1, n_variants + 1)]
             dbs = [populate(schema, out_dir / "databases" / f"{nm}.sqlite", v) for v, nm in enumerate(names)]
             new = _schema_tasks(schema, names, dbs, random.Random(f"plans/{seed}/{i}"), min(per_schema, n - len(tasks)),
                                 prefix, {"generator": "sqlforge.synth", "seed": seed, "schema": i, "domain": schema.domain},
-                                hops, split, seen, stats)
+                                hops, split, seen, stats, forms, max_filters)
             if not new:
                 for p in dbs: p.unlink()
             tasks += new; bar.update(len(new)); i += 1
@@ -1216,6 +1225,8 @@ class SynthConfig:
     n_variants: int = 2
     per_schema: int = 15
     split: str = "train"
+    forms: tuple[str, ...] | None = None   # question forms to draw from (None: all of FORMS, by their weights)
+    max_filters: int | None = None         # at most this many filters per question
 
 @dataclass(frozen=True)
 class SynthBuild:
@@ -1227,14 +1238,17 @@ class SynthBuild:
     admission: dict
 
 def build_synth_suite(n: int = 1000, seed: int = 0, out_dir: str | Path | None = None, hops: tuple[int, int] | None = None,
-                      n_variants: int = 2, per_schema: int = 15, split: str = "train", progress: bool = True) -> SynthBuild:
+                      n_variants: int = 2, per_schema: int = 15, split: str = "train", progress: bool = True,
+                      forms: Sequence[str] | None = None, max_filters: int | None = None) -> SynthBuild:
     "Generate n tasks and write `tasks.jsonl`, `databases.json` and `build.json` into `out_dir` (default: the cache)."
-    cfg = SynthConfig(n, seed, tuple(hops) if hops else None, n_variants, per_schema, split)
+    cfg = SynthConfig(n, seed, tuple(hops) if hops else None, n_variants, per_schema, split,
+                      tuple(forms) if forms else None, max_filters)
     out_dir = Path(out_dir) if out_dir else cache_dir("suites", "synth")
     stats = Counter()
-    tasks = generate_tasks(n, seed, cfg.hops, n_variants, out_dir, per_schema, split, stats, progress)
+    tasks = generate_tasks(n, seed, cfg.hops, n_variants, out_dir, per_schema, split, stats, progress, cfg.forms, max_filters)
+    restrict = (f", forms={cfg.forms}" if cfg.forms else "") + (f", max_filters={max_filters}" if max_filters is not None else "")
     how = (f"regenerate with sqlforge.synth.build_synth_suite(n={n}, seed={seed}, hops={cfg.hops}, n_variants={n_variants}, "
-           f"per_schema={per_schema}, split={split!r}, out_dir=...) (or `sqlforge-tasks build synth`)")
+           f"per_schema={per_schema}, split={split!r}{restrict}, out_dir=...) (or `sqlforge-tasks build synth`)")
     reg = DatabaseRegistry()
     for name in dict.fromkeys(x for t in tasks for x in (t.database, *t.variants)):
         reg.add(name, out_dir / "databases" / f"{name}.sqlite", source=how)
