@@ -60,8 +60,13 @@ class DecodePlan:
     budget_s: float = 420.0
 
 def gpu_decode_plan(plan: DecodePlan, out: str | Path) -> dict:
-    "Run the plan (skipping what would start past the budget) and write `decode_<host>.json` under `out`."
+    "Run the plan (skipping what would start past the budget), rewriting `decode_<host>.json` under `out` after every row."
     t0, rows = time.time(), []
+    dev = torch.cuda.get_device_name(0) if torch.cuda.is_available() else platform.processor()
+    def write(status: str) -> dict:         # after every row: a run killed by its caller keeps what it measured
+        res = {**run_manifest(plan), "device": dev, "status": status, "results": rows, "seconds": round(time.time() - t0, 1)}
+        atomic_write_json(Path(out) / f"decode_{'gpu' if torch.cuda.is_available() else 'cpu'}.json", res)
+        return res
     for name in plan.models:
         try: pol = load_policy(name, device="cuda" if torch.cuda.is_available() else "cpu")
         except Exception as e:
@@ -75,12 +80,10 @@ def gpu_decode_plan(plan: DecodePlan, out: str | Path) -> dict:
                     rows.append({"model": name, "mode": mode, "batch": b, "error": f"{type(e).__name__}: {str(e)[:300]}"})
                     if torch.cuda.is_available(): torch.cuda.empty_cache()
                 print(json.dumps(rows[-1]), flush=True)
+                write("partial")
         del pol
         if torch.cuda.is_available(): torch.cuda.empty_cache()
-    res = {**run_manifest(plan), "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else platform.processor(),
-           "results": rows, "seconds": round(time.time() - t0, 1)}
-    atomic_write_json(Path(out) / f"decode_{'gpu' if torch.cuda.is_available() else 'cpu'}.json", res)
-    return res
+    return write("complete")
 
 # %% ../nbs/90_bench.ipynb #9dfcd53b
 def cpu_episodes_per_minute(n_tasks: int = 8, seeds: Sequence[int] = (0,), max_turns: int = 4, max_new_tokens: int = 256,

@@ -15,8 +15,8 @@ from .models import SamplingParams
 
 # %% auto #0
 __all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'resolve', 'climb_configs', 'synth_pool_dir', 'build_synth_pool', 'check_pools',
-           'prepare_pool', 'warmup_suite', 'warm_up', 'train', 'heldout_tasks', 'judge_arms', 'judge_heldout',
-           'plot_curves', 'cli_value', 'main']
+           'prepare_pool', 'warmup_suite', 'warm_up', 'finished_climb', 'train', 'heldout_tasks', 'judge_arms',
+           'judge_heldout', 'plot_curves', 'cli_value', 'main']
 
 # %% ../nbs/21_climb.ipynb #72c86667
 _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking")
@@ -164,10 +164,31 @@ def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, 
         atomic_write_json(have, ident)
     return dataclasses.replace(cfg, init_adapter=str(sft_dir))
 
+def finished_climb(cfg: GRPOConfig) -> int | None:
+    """The step a finished climb reached, when its logs and last adapter are here but its checkpoints are not (they are
+    not committed) and its manifest matches `cfg`; None when there is no such climb. A mismatch is an error."""
+    from sqlforge.core import config_to_dict, sha256_file
+    from sqlforge.grpo import OPERATIONAL
+    run = cfg.run_dir()
+    if (run / "checkpoints" / "LATEST").exists() or not (run / "manifest.json").exists() or not (run / "metrics.jsonl").exists():
+        return None
+    last = max((r["step"] for r in read_jsonl(run / "metrics.jsonl")), default=0)
+    if last < cfg.steps or not (cfg.adapters_dir() / cfg.climb / f"step{last}" / "adapter_config.json").exists(): return None
+    old, now = json.loads((run / "manifest.json").read_text()), config_to_dict(cfg)
+    diff = [k for k in now if k not in (*OPERATIONAL, "suites", "init_adapter") and old["config"].get(k) != now[k]]
+    hashes = {v.get("sha256") for v in old.get("data", {}).values() if isinstance(v, dict)}
+    diff += [f"pool {s}" for s in cfg.suites if sha256_file(s) not in hashes]
+    if diff: raise ValueError(f"{run} holds a finished climb with another configuration ({', '.join(diff)}); "
+                              "use its configuration, or another climb name or out folder")
+    return last
+
 def train(cfg: GRPOConfig, progress: bool = True, budget_s: float | None = None) -> tuple[int, int]:
     """Run GRPO to `cfg.steps` (or until `budget_s` seconds would be overrun), resuming a killed climb, and make sure the
-    last step's adapter is saved: (start, reached)."""
+    last step's adapter is saved: (start, reached). A finished climb whose checkpoints are gone is read, not rerun."""
     from sqlforge.grpo import GRPOTrainer, save_adapter
+    if (done := finished_climb(cfg)) is not None:
+        print(f"climb {cfg.climb} finished at step {done} (its checkpoints are not kept); reading its logs")
+        return done, done
     with GRPOTrainer(cfg, progress=progress) as trainer:
         start = trainer.step_done
         if start: print(f"resuming at step {start}")

@@ -675,6 +675,12 @@ class GRPOTrainer:
 
     # -- starting, checkpoints, resuming ------------------------------------------------------------------------
     def _start(self) -> None:
+        logged = max((r["step"] for r in self.metrics.rows()), default=0)
+        if logged > self.cfg.ckpt_every:      # more than a climb killed before its first checkpoint can have logged
+            raise FileNotFoundError(
+                f"{self.run_dir} holds metrics up to step {logged} but no checkpoints/LATEST (checkpoints are not committed, "
+                "or they were deleted), so it cannot be resumed. A finished climb is read, not resumed, by "
+                "sqlforge.climb.train; to run it anew, pick another out folder or climb name")
         if self.metrics.rows() or self.episodes.rows():
             print(f"note: {self.run_dir} has logs but no checkpoint (a climb killed before its first checkpoint); starting over")
             for log in (self.metrics, self.episodes): log.path.unlink()

@@ -7,6 +7,12 @@
 #                           the call's time is nearly spent (the climb stops between steps, checkpointed)
 #   stage C (right after B): the climb goes on from its checkpoint, then the held-out judge of its arms
 #   stage D (cold machine): the GRPO step benchmark alone (8 tasks x 8 rollouts, 3 turns of 256 tokens, real rollouts)
+# Between calls, unpack the returned $OUT/demo.tgz into the working tree before the next call: each call's copy of the
+# tree replaces whatever git does not ignore on the device (results and adapters written there included); only ignored
+# paths (the climb's checkpoints/) stay. Files over about 16 MB do not come back, so checkpoints are never packed.
+# The committed demo climb (13 steps) ran as A, B (whose outputs did not come back: packed with checkpoints, too big),
+# C (which retrained the warm-up, so B's checkpoints no longer matched and the resume was refused), then the climb
+# command of stage C alone on a fresh out folder with C's warm-up adapter, --train-until-s 330.
 # Locally beforehand: pip download --no-deps -d .whl sqlglot==30.31.0 gguf==0.19.0; split -b 47M the GGUF into
 # .carry/smol0/part0 and .carry/smol1/part1. Results come back through $OUT and are unpacked into the repository.
 set -uo pipefail
@@ -16,7 +22,7 @@ export SQLFORGE_CACHE=/tmp/sqlforge-cache HF_HUB_OFFLINE=1 PYTHONPATH=$site:$PWD
 [ -d $site/sqlglot ] || pip install -q --no-index --no-deps --target $site .whl/*.whl
 python -c "import sqlforge.climb, sqlforge.sweeps, sqlforge.bench, sqlforge.grpo" || exit 1
 climb() { python -m sqlforge.climb --preset demo -p out results/climbs/demo -p adapters_root adapters "$@"; }
-pack() { tar czf "$OUT/demo.tgz" results/climbs/demo adapters/demo; ls -la "$OUT"; }
+pack() { tar czf "$OUT/demo.tgz" --exclude=checkpoints results/climbs/demo adapters/demo; ls -la "$OUT"; }
 suites() {   # the pool, the warm-up's tasks and the held-out tasks, built in parallel
   for f in prepare_pool warmup_suite heldout_tasks; do
     python -c "from sqlforge.climb import *; p = resolve('demo'); c, _ = climb_configs(p)
