@@ -117,9 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--models", nargs="+", default=list(DecodePlan.models))
     ap.add_argument("--batches", type=int, nargs="+", default=list(DecodePlan.batches))
     ap.add_argument("--modes", nargs="+", default=list(DecodePlan.modes))
+    ap.add_argument("--repeats", type=int, default=DecodePlan.repeats, help="timed calls per row (after one warm-up call)")
     a = ap.parse_args(argv)
     if a.what == "cpu": print(json.dumps(cpu_episodes_per_minute(out=a.out))); return 0
-    gpu_decode_plan(DecodePlan(tuple(a.models), tuple(a.batches), tuple(a.modes), budget_s=a.budget_s), a.out)
+    gpu_decode_plan(DecodePlan(tuple(a.models), tuple(a.batches), tuple(a.modes), repeats=a.repeats, budget_s=a.budget_s), a.out)
     return 0
 
 # %% ../nbs/90_bench.ipynb #4e24efbe
