@@ -12,6 +12,8 @@
 # /tmp/sqlforge-keep between calls (checkpoints included) and put back at the start of the next. What comes back
 # through $OUT: the climb's results and its adapters as two archives (files over 16 MiB do not come back, so
 # checkpoints are never packed), unpacked here into the repository.
+# On 2026-12-03 Q and C ran (Qwen compiled rows; the climb to step 18 of 20, results/climbs/demo-v3), but the machine
+# went back before J was called, taking the checkpoints and the GGUF with it: call J within 30 s of C's return.
 # Locally beforehand: pip download --no-deps -d .whl sqlglot==30.31.0 gguf==0.19.0; split -b 47M the GGUF into
 # .carry/smol0/part0 and .carry/smol1/part1; a tree of at most ~16 MiB beside a part: for the calls, check out a branch
 # without results/, report/ and the step adapters (the warm-up adapter adapters/demo/sft stays: the climb reuses it).
