@@ -14,6 +14,9 @@
 # checkpoints are never packed), unpacked here into the repository.
 # On 2026-12-03 Q and C ran (Qwen compiled rows; the climb to step 18 of 20, results/climbs/demo-v3), but the machine
 # went back before J was called, taking the checkpoints and the GGUF with it: call J within 30 s of C's return.
+# The missing decode rows then came from two back-to-back calls (part0, then part1 to rebuild the GGUF):
+#   python -m sqlforge.bench gpu --models qwen3.5-4b-arch --batches 128 --modes plain compiled --repeats 1 --budget-s 170
+#   python -m sqlforge.bench gpu --models smollm2-135m --batches 8 128 32 --modes plain compiled --repeats 1 --budget-s 200
 # Locally beforehand: pip download --no-deps -d .whl sqlglot==30.31.0 gguf==0.19.0; split -b 47M the GGUF into
 # .carry/smol0/part0 and .carry/smol1/part1; a tree of at most ~16 MiB beside a part: for the calls, check out a branch
 # without results/, report/ and the step adapters (the warm-up adapter adapters/demo/sft stays: the climb reuses it).
@@ -28,7 +31,7 @@ restore() { [ -d $keep ] && cp -a $keep/. . ; ls adapters/demo results/climbs/de
 save() { rm -rf $keep && mkdir -p $keep/results/climbs $keep/adapters && cp -a results/climbs/demo $keep/results/climbs/ \
          && cp -a adapters/demo $keep/adapters/; }
 pack() { tar czf "$OUT/climb.tgz" --exclude=checkpoints results/climbs/demo
-         tar czf "$OUT/adapters.tgz" --exclude=warmup.json.tmp adapters/demo; ls -la "$OUT"; }
+         tar czf "$OUT/adapters.tgz" adapters/demo; ls -la "$OUT"; }
 suites() {   # the pool, the warm-up's tasks and the held-out tasks, built in parallel
   for f in prepare_pool warmup_suite heldout_tasks; do
     python -c "from sqlforge.climb import *; p = resolve('demo'); c, _ = climb_configs(p)
