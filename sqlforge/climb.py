@@ -41,7 +41,7 @@ PRESETS: dict[str, dict[str, Any]] = {
                  sft_batch=8, steps=20, tasks_per_step=32, group=8, rollout_batch=256, max_turns=2, max_new_tokens=192,
                  max_context=4096, thinking=False, temperature=0.8, top_p=1.0, top_k=0, lr=2e-4, lora_r=4, lora_alpha=8,
                  rest_after=2, rest_steps=4, ckpt_every=2, keep_checkpoints=1, save_every=10, device="auto",
-                 heldout_n=96, heldout_seed=7, heldout_per_schema=4, judge_seeds=2, judge_batch=192),
+                 heldout_n=384, heldout_seed=7, heldout_per_schema=4, judge_seeds=4, judge_batch=384),
     "smoke": dict(climb="smoke", model="tiny-qwen3.5", synth_n=3, synth_hops=(1, 2), synth_seed=0, sft=True,
                   sft_synth_n=3, sft_synth_seed=5, sft_epochs=1, sft_lr=1e-3, sft_batch=3, steps=2, tasks_per_step=2,
                   group=2, max_turns=1, max_new_tokens=320, thinking=False, lr=1e-4, lora_r=4, lora_alpha=8, ckpt_every=1,
