@@ -23,7 +23,7 @@ _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", 
 _SAMPLING = ("temperature", "top_p", "top_k", "max_new_tokens")
 _POOL = ("synth_n", "synth_hops", "synth_forms", "synth_max_filters", "synth_seed", "synth_dir")
 _SFT = ("sft", "sft_epochs", "sft_lr", "sft_batch", "sft_explore", "sft_synth_n", "sft_synth_seed")
-_JUDGE = ("heldout_n", "heldout_seed", "heldout_per_schema", "judge_seeds", "judge_batch")
+_JUDGE = ("heldout_n", "heldout_seed", "heldout_per_schema", "judge_seeds", "judge_batch", "judge_steps")
 _GRPO = tuple(f.name for f in dataclasses.fields(GRPOConfig) if f.name != "harness")
 CLIMB_PARAMETERS = ("preset",) + _GRPO + _HARNESS + _SAMPLING + _POOL + _SFT + _JUDGE
 
@@ -41,11 +41,13 @@ PRESETS: dict[str, dict[str, Any]] = {
                  sft_batch=8, steps=20, tasks_per_step=32, group=8, rollout_batch=256, max_turns=2, max_new_tokens=192,
                  max_context=4096, thinking=False, temperature=0.8, top_p=1.0, top_k=0, lr=2e-4, lora_r=4, lora_alpha=8,
                  rest_after=2, rest_steps=4, ckpt_every=2, keep_checkpoints=1, save_every=10, device="auto",
-                 heldout_n=384, heldout_seed=7, heldout_per_schema=4, judge_seeds=4, judge_batch=384),
+                 heldout_n=384, heldout_seed=7, heldout_per_schema=4, judge_seeds=8, judge_batch=384,
+                 judge_steps=(10,)),
     "smoke": dict(climb="smoke", model="tiny-qwen3.5", synth_n=3, synth_hops=(1, 2), synth_seed=0, sft=True,
                   sft_synth_n=3, sft_synth_seed=5, sft_epochs=1, sft_lr=1e-3, sft_batch=3, steps=2, tasks_per_step=2,
                   group=2, max_turns=1, max_new_tokens=320, thinking=False, lr=1e-4, lora_r=4, lora_alpha=8, ckpt_every=1,
-                  device="cpu", heldout_n=4, heldout_seed=9, heldout_per_schema=2, judge_seeds=1, judge_batch=8),
+                  save_steps=(1,), device="cpu", heldout_n=4, heldout_seed=9, heldout_per_schema=2, judge_seeds=1,
+                  judge_batch=8, judge_steps=(1,)),
 }
 
 # %% ../nbs/21_climb.ipynb #85078f7b
@@ -205,10 +207,16 @@ def heldout_tasks(params: dict[str, Any]) -> Path | None:
     return build_synth_pool(params["heldout_n"], seed=params.get("heldout_seed", 7), root=params.get("synth_dir"),
                             per_schema=params.get("heldout_per_schema", 15), progress=False, **_synth_kw(params))
 
-def judge_arms(cfg: GRPOConfig, last: int | None = None) -> dict[str, str | None]:
-    "The arms of the held-out judge: the warm-up adapter when there is one, the last step (default `cfg.steps`), the base model."
+def judge_arms(cfg: GRPOConfig, last: int | None = None, steps: tuple[int, ...] = ()) -> dict[str, str | None]:
+    """The arms of the held-out judge, in order: the warm-up adapter when there is one, the chosen earlier `steps`,
+    the last step (default `cfg.steps`), the base model."""
     root, last = cfg.adapters_dir() / cfg.climb, last or cfg.steps
     arms = {"sft": str(root / "sft")} if (root / "sft" / "adapter_config.json").exists() else {}
+    for s in sorted({int(s) for s in steps if int(s) < last}):
+        if not (root / f"step{s}" / "adapter_config.json").exists():
+            raise FileNotFoundError(f"judge_steps names step {s}, but {root / f'step{s}'} holds no adapter: save it "
+                                    f"(-p save_steps '[{s}]') and rerun the climb, or leave it out of judge_steps")
+        arms[f"step{s}"] = str(root / f"step{s}")
     return {**arms, f"step{last}": str(root / f"step{last}"), "base": None}
 
 def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True, last: int | None = None) -> dict[str, Path]:
@@ -218,7 +226,7 @@ def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True
     if tasks is None: return {}
     harness = dataclasses.replace(cfg.harness, sampling=SamplingParams(max_new_tokens=cfg.harness.sampling.max_new_tokens))
     runs = {}
-    for arm, adapter in judge_arms(cfg, last).items():
+    for arm, adapter in judge_arms(cfg, last, _seq(params.get("judge_steps") or ())).items():
         sc = SweepConfig(model=cfg.model, adapter=adapter, suite=str(tasks), seeds=tuple(range(params.get("judge_seeds", 1))),
                          harness=harness, batch_size=params.get("judge_batch", 64), device=cfg.device,
                          run=arm, out=str(cfg.run_dir() / "judge" / arm))

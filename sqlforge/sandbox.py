@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_sandbox.ipynb #83442e96
 from __future__ import annotations
-import atexit, collections, dataclasses, logging, os, pickle, re, signal, sqlite3, struct, subprocess, sys
+import atexit, collections, contextlib, dataclasses, logging, os, pickle, re, signal, sqlite3, struct, subprocess, sys
 import threading, time, urllib.parse
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as _wait_fds  # poll-based: no limit on descriptor numbers
@@ -14,8 +14,8 @@ import sqlglot
 from sqlglot import exp
 
 # %% auto #0
-__all__ = ['READ_PRAGMAS', 'KILL_GRACE_S', 'SandboxLimits', 'QueryResult', 'check_sql', 'execute', 'SqlPool', 'default_pool',
-           'run_sql']
+__all__ = ['READ_PRAGMAS', 'KILL_GRACE_S', 'SandboxLimits', 'QueryResult', 'quiet_sqlglot', 'check_sql', 'execute', 'SqlPool',
+           'default_pool', 'run_sql']
 
 # %% ../nbs/00_sandbox.ipynb #9658978b
 @dataclass(frozen=True)
@@ -60,13 +60,18 @@ def _failed(kind: str, message: str, t0: float) -> QueryResult:
 # %% ../nbs/00_sandbox.ipynb #fe6549ed
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
-def _parse_sqlite(sql: str) -> list:
-    "sqlglot's statements for `sql` in the SQLite dialect (empty statements and stray semicolons dropped)."
+@contextlib.contextmanager
+def quiet_sqlglot():
+    "sqlglot's warnings (\"unsupported syntax, parsed as a Command\") silenced for the block; parse errors still raise."
     log = logging.getLogger("sqlglot")
     level = log.level
     log.setLevel(logging.ERROR)
-    try: stmts = sqlglot.parse(sql, read="sqlite")
+    try: yield
     finally: log.setLevel(level)
+
+def _parse_sqlite(sql: str) -> list:
+    "sqlglot's statements for `sql` in the SQLite dialect (empty statements and stray semicolons dropped)."
+    with quiet_sqlglot(): stmts = sqlglot.parse(sql, read="sqlite")
     return [s for s in stmts if s is not None and not isinstance(s, exp.Semicolon)]
 
 def _gate(sql: str) -> tuple[str, str] | None:

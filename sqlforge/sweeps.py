@@ -206,6 +206,14 @@ def make_backend(cfg: SweepConfig, policy):
                                 adapter=(policy.info.get("adapter") or {}).get("path"))
 
 # %% ../nbs/13_sweeps.ipynb #8eb8cd7c
+def _same_adapter(man: dict, cfg: SweepConfig) -> bool:
+    "Whether `cfg`'s adapter holds the weights a run's manifest recorded (the same adapter at another path or name)."
+    from sqlforge.models import adapter_dir
+    made = ((man.get("model") or {}).get("adapter") or {}).get("sha256")
+    if not made or cfg.adapter is None: return False
+    try: return sha256_file(adapter_dir(cfg.adapter, cfg.climb) / "adapter_model.safetensors") == made
+    except FileNotFoundError: return False
+
 def _check_identity(run_dir: Path, cfg: SweepConfig) -> None:
     "Refuse to resume a folder that holds a run of another configuration."
     m = run_dir / "manifest.json"
@@ -216,6 +224,7 @@ def _check_identity(run_dir: Path, cfg: SweepConfig) -> None:
         diff = sorted(k for k in set(old) | set(cfg.identity()) if old.get(k) != cfg.identity().get(k))
         made = man.get("data", {}).get("tasks", {}).get("sha256")   # a task file at another path: the same suite if equal
         if "suite" in diff and made and Path(cfg.suite).is_file() and sha256_file(cfg.suite) == made: diff.remove("suite")
+        if {"adapter", "climb"} & set(diff) and _same_adapter(man, cfg): diff = [k for k in diff if k not in ("adapter", "climb")]
         if not diff: return
         raise ValueError(f"{run_dir} holds a run with a different {', '.join(diff)}; choose another `out`/`run` "
                          "or delete that folder")
@@ -240,12 +249,12 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool = True) -> Path:
     suite = load_suite(cfg.suite)
     run_dir = cfg.run_dir(); run_dir.mkdir(parents=True, exist_ok=True)
     _check_identity(run_dir, cfg)
-    unpack_transcripts(run_dir)
     log = JsonlLog(run_dir / "episodes.jsonl")
     done = {(r["task"], r["seed"]) for r in log.rows()}
     jobs = sweep_jobs(suite, cfg)
     todo = [(t, s) for t, s in jobs if (t.id, s) not in done]
-    if not todo and _status(run_dir) == "complete": return run_dir      # keep the manifest of the run that did the work
+    if not todo and _status(run_dir) == "complete": return run_dir      # keep the run as the run that did the work left it
+    unpack_transcripts(run_dir)
     policy = policy or load_sweep_policy(cfg)
     _write_manifest(run_dir, cfg, suite, policy, started, {"status": "running", "episodes_before": len(done)})
     if todo:

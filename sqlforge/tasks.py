@@ -14,6 +14,7 @@ import sqlglot
 from sqlglot import exp
 
 from .core import atomic_write_text, cache_dir, canonical_json, project_root, sha256_file, sha256_json
+from .sandbox import quiet_sqlglot
 from .verify import Gold, Outcome, Verdict, verify_sql
 
 # %% auto #0
@@ -123,7 +124,8 @@ def _is_date_fn(f: exp.Func) -> bool:
 @functools.lru_cache(maxsize=1 << 16)
 def _shape(sql: str) -> tuple | None:
     "`sql_shape` as a tuple of (name, count) pairs, cached by text; None when sqlglot cannot parse it."
-    try: tree = sqlglot.parse_one(sql, read="sqlite")
+    try:
+        with quiet_sqlglot(): tree = sqlglot.parse_one(sql, read="sqlite")
     except _SQL_ERRORS: return None
     if tree is None: return None
     def n(kind, pred=lambda x: True) -> int: return sum(1 for x in tree.find_all(kind) if pred(x))
