@@ -15,6 +15,10 @@
 # checkpoints are never packed and the arms go separately), unpacked here into the repository.
 # On the morning of 2026-12-03 Q and C ran (Qwen compiled rows; the climb to step 18 of 20, results/climbs/demo-v3), but the machine
 # went back before J was called, taking the checkpoints and the GGUF with it: call J within 30 s of C's return.
+# Later on 2026-12-03 S, C and J ran back to back (results/climbs/demo): C trained all 20 steps (8 min 11 s), J judged
+# with 4 seeds; two more calls, each right after the last, judged seeds 4-7 (the same climb command with
+# -p judge_seeds 8) and step 10 (judge_heldout(..., last=10) with judge_seeds 8). The preset now asks for both
+# (judge_seeds 8, judge_steps (10,)), so stage J makes that judge: about 13 minutes, so J twice (the sweeps resume).
 # The missing decode rows then came from two back-to-back calls (part0, then part1 to rebuild the GGUF):
 #   python -m sqlforge.bench gpu --models qwen3.5-4b-arch --batches 128 --modes plain compiled --repeats 1 --budget-s 170
 #   python -m sqlforge.bench gpu --models smollm2-135m --batches 8 128 32 --modes plain compiled --repeats 1 --budget-s 200
