@@ -16,7 +16,7 @@ from .models import SamplingParams
 # %% auto #0
 __all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'resolve', 'climb_configs', 'synth_pool_dir', 'build_synth_pool', 'check_pools',
            'prepare_pool', 'warmup_suite', 'warm_up', 'finished_climb', 'train', 'heldout_tasks', 'judge_arms',
-           'judge_heldout', 'plot_curves', 'cli_value', 'main']
+           'judge_harness', 'judge_heldout', 'plot_curves', 'cli_value', 'main']
 
 # %% ../nbs/21_climb.ipynb #72c86667
 _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking")
@@ -219,13 +219,16 @@ def judge_arms(cfg: GRPOConfig, last: int | None = None, steps: tuple[int, ...] 
         arms[f"step{s}"] = str(root / f"step{s}")
     return {**arms, f"step{last}": str(root / f"step{last}"), "base": None}
 
+def judge_harness(cfg: GRPOConfig) -> HarnessConfig:
+    "The held-out judge's harness: the climb's turn and token limits with the judge protocol's sampling."
+    return dataclasses.replace(cfg.harness, sampling=SamplingParams(max_new_tokens=cfg.harness.sampling.max_new_tokens))
+
 def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True, last: int | None = None) -> dict[str, Path]:
     "Judge every arm on the held-out tasks (resumable sweeps under `<run>/judge/<arm>`); the run folder by arm."
     from sqlforge.sweeps import SweepConfig, run_sweep
     tasks = heldout_tasks(params)
     if tasks is None: return {}
-    harness = dataclasses.replace(cfg.harness, sampling=SamplingParams(max_new_tokens=cfg.harness.sampling.max_new_tokens))
-    runs = {}
+    harness, runs = judge_harness(cfg), {}
     for arm, adapter in judge_arms(cfg, last, _seq(params.get("judge_steps") or ())).items():
         sc = SweepConfig(model=cfg.model, adapter=adapter, suite=str(tasks), seeds=tuple(range(params.get("judge_seeds", 1))),
                          harness=harness, batch_size=params.get("judge_batch", 64), device=cfg.device,

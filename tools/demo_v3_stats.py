@@ -3,17 +3,14 @@ warm-up's `results/climbs/demo-v2/judge-cpu/sft` (so every (task, seed) pair is 
 held-out tasks the demo preset had then (it has 384 now, the first 96 of them these): runs the step-18 sweep
 (resumable; a finished one is only read), writes results/climbs/demo-v3/judge-cpu/stats_sft_vs_step18.json and prints
 the report."""
-import dataclasses
 from sqlforge import stats
-from sqlforge.climb import climb_configs, heldout_tasks, resolve
+from sqlforge.climb import climb_configs, heldout_tasks, judge_harness, resolve
 from sqlforge.core import atomic_write_json, project_root
-from sqlforge.models import SamplingParams
 from sqlforge.sweeps import SweepConfig, run_sweep
 
 root = project_root() / "results" / "climbs"
 params = resolve("demo", heldout_n=96)
-tasks, harness = heldout_tasks(params), climb_configs(params)[0].harness
-harness = dataclasses.replace(harness, sampling=SamplingParams(max_new_tokens=harness.sampling.max_new_tokens))
+tasks, harness = heldout_tasks(params), judge_harness(climb_configs(params)[0])
 run = run_sweep(SweepConfig(model="smollm2-135m", adapter="adapters/demo-v3/step18", suite=str(tasks), seeds=(2, 3, 4, 5),
                             harness=harness, batch_size=16, device="cpu", run="step18",
                             out="results/climbs/demo-v3/judge-cpu/step18"))
