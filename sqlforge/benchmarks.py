@@ -12,6 +12,7 @@ from typing import Any, Iterable, Sequence
 
 from tqdm.auto import tqdm
 
+from .catalogues import check_fields, check_unique, read_catalogue
 from .core import (atomic_write_json, atomic_write_text, cache_dir, canonical_json, project_root, read_jsonl,
                            run_manifest, sha256_bytes, sha256_file, sha256_json)
 from .sandbox import SandboxLimits, SqlPool
@@ -25,9 +26,9 @@ __all__ = ['SUITES', 'SPIDER2_REPO', 'CHINOOK_REPO', 'SPIDER2_DB_HELP', 'SPIDER2
            'BIRD_SUITES', 'BIRD_HELP', 'MINIDEV_VERSIONS', 'BIRD_LICENSE', 'CHINOOK_SHA256', 'CHINOOK_VERSION',
            'DEMO_QUESTIONS', 'SourceMissing', 'default_out', 'task_file', 'BuildReport', 'write_manifest',
            'Spider2Config', 'spider2_root', 'spider2_db_dirs', 'build_spider2_lite', 'spider2_chinook', 'BirdConfig',
-           'bird_sources', 'result_sha256', 'build_bird', 'DemoQuestion', 'DemoConfig', 'default_chinook', 'demo_tasks',
-           'build_demo', 'build_synth', 'TpcConfig', 'build_tpc', 'CheckResult', 'check_task', 'check_suite',
-           'check_summary', 'main']
+           'bird_sources', 'result_sha256', 'build_bird', 'DemoQuestion', 'load_demo_questions', 'DemoConfig',
+           'default_chinook', 'demo_tasks', 'build_demo', 'build_synth', 'TpcConfig', 'build_tpc', 'CheckResult',
+           'check_task', 'check_suite', 'check_summary', 'main']
 
 # %% ../nbs/05_benchmarks.ipynb #d73255f0
 SUITES = ("demo", *BUILT_SUITES)
@@ -356,246 +357,15 @@ class DemoQuestion:
     ordered: bool = False
 
 # %% ../nbs/05_benchmarks.ipynb #47a8959d
-DEMO_QUESTIONS = (
-DemoQuestion("01", "For every genre with at least one sold track, compute its revenue as the sum of UnitPrice × Quantity over "
-    "the invoice lines of its tracks, and that revenue as a percentage of the revenue of all invoice lines. Return the genre "
-    "name, the revenue rounded to 2 decimal places, and the percentage rounded to 2 decimal places; one row per genre, in any order.",
-"""WITH g AS (SELECT t.GenreId, SUM(il.UnitPrice * il.Quantity) AS revenue
-           FROM InvoiceLine il JOIN Track t ON t.TrackId = il.TrackId GROUP BY t.GenreId)
-SELECT ge.Name AS genre, ROUND(g.revenue, 2) AS revenue,
-       ROUND(100.0 * g.revenue / (SELECT SUM(revenue) FROM g), 2) AS share_pct
-FROM g JOIN Genre ge ON ge.GenreId = g.GenreId"""),
-DemoQuestion("02", "Consider countries (the customer's Country) that have at least 3 customers. For each, return the country, "
-    "the number of customers, the sum of Invoice.Total over all invoices of those customers rounded to 2 decimal places, and "
-    "that sum divided by the number of customers, rounded to 2 decimal places. Any order.",
-"""SELECT c.Country, COUNT(DISTINCT c.CustomerId) AS customers, ROUND(SUM(i.Total), 2) AS revenue,
-       ROUND(SUM(i.Total) / COUNT(DISTINCT c.CustomerId), 2) AS revenue_per_customer
-FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId
-GROUP BY c.Country HAVING COUNT(DISTINCT c.CustomerId) >= 3"""),
-DemoQuestion("03", "For each employee who is the support representative (Customer.SupportRepId) of at least one customer, "
-    "return the employee's first name, last name, the number of customers they support, and the sum of Invoice.Total over "
-    "those customers' invoices dated in calendar year 2023, rounded to 2 decimal places. Any order.",
-"""SELECT e.FirstName, e.LastName, COUNT(DISTINCT c.CustomerId) AS customers,
-       ROUND(SUM(CASE WHEN strftime('%Y', i.InvoiceDate) = '2023' THEN i.Total ELSE 0 END), 2) AS revenue_2023
-FROM Employee e JOIN Customer c ON c.SupportRepId = e.EmployeeId JOIN Invoice i ON i.CustomerId = c.CustomerId
-GROUP BY e.EmployeeId"""),
-DemoQuestion("04", "For each of the genres 'Rock', 'Metal', 'Jazz' and 'Blues', rank the artists by the number of invoice "
-    "lines for tracks of that genre on the artist's albums, most first, breaking ties by artist name in ascending order; keep "
-    "ranks 1 and 2. Return the genre name, the rank (1 or 2), the artist name and the number of invoice lines. Any row order.",
-"""WITH s AS (SELECT g.Name AS genre, ar.Name AS artist, COUNT(*) AS lines
-           FROM InvoiceLine il JOIN Track t ON t.TrackId = il.TrackId JOIN Genre g ON g.GenreId = t.GenreId
-           JOIN Album al ON al.AlbumId = t.AlbumId JOIN Artist ar ON ar.ArtistId = al.ArtistId
-           WHERE g.Name IN ('Rock', 'Metal', 'Jazz', 'Blues')
-           GROUP BY g.GenreId, ar.ArtistId),
-r AS (SELECT genre, artist, lines, ROW_NUMBER() OVER (PARTITION BY genre ORDER BY lines DESC, artist) AS rnk FROM s)
-SELECT genre, rnk, artist, lines FROM r WHERE rnk <= 2"""),
-DemoQuestion("05", "For each month of 2024 (by InvoiceDate), return the month as text 'YYYY-MM', the sum of Invoice.Total of "
-    "that month rounded to 2 decimal places, and the running total of those monthly sums from January 2024 up to and "
-    "including that month, rounded to 2 decimal places. Order the rows by month, earliest first.",
-"""WITH m AS (SELECT strftime('%Y-%m', InvoiceDate) AS month, SUM(Total) AS revenue FROM Invoice
-           WHERE InvoiceDate >= '2024-01-01' AND InvoiceDate < '2025-01-01' GROUP BY 1)
-SELECT month, ROUND(revenue, 2) AS revenue, ROUND(SUM(revenue) OVER (ORDER BY month), 2) AS cumulative
-FROM m ORDER BY month""", ordered=True),
-DemoQuestion("06", "For each calendar year of InvoiceDate, return the year as an integer (e.g. 2021), the sum of Invoice.Total "
-    "for that year rounded to 2 decimal places, and the change from the previous year in percent, "
-    "100 × (this year's sum − previous year's sum) / previous year's sum, rounded to 2 decimal places (NULL for the first "
-    "year). Order the rows by year, earliest first.",
-"""WITH y AS (SELECT CAST(strftime('%Y', InvoiceDate) AS INTEGER) AS year, SUM(Total) AS revenue FROM Invoice GROUP BY 1)
-SELECT year, ROUND(revenue, 2) AS revenue,
-       ROUND(100.0 * (revenue - LAG(revenue) OVER (ORDER BY year)) / LAG(revenue) OVER (ORDER BY year), 2) AS change_pct
-FROM y ORDER BY year""", ordered=True),
-DemoQuestion("07", "Which customers have never bought a track whose genre is 'Metal'? Return the customer id, first name, last "
-    "name and country of each. Any order.",
-"""SELECT c.CustomerId, c.FirstName, c.LastName, c.Country FROM Customer c
-WHERE NOT EXISTS (SELECT 1 FROM Invoice i JOIN InvoiceLine il ON il.InvoiceId = i.InvoiceId
-                  JOIN Track t ON t.TrackId = il.TrackId JOIN Genre g ON g.GenreId = t.GenreId
-                  WHERE i.CustomerId = c.CustomerId AND g.Name = 'Metal')"""),
-DemoQuestion("08", "Find the artists whose tracks (the tracks on the artist's albums) belong to at least 3 different genres. "
-    "Return the artist name, the number of distinct genres and the number of tracks. Any order.",
-"""SELECT ar.Name AS artist, COUNT(DISTINCT t.GenreId) AS genres, COUNT(*) AS tracks
-FROM Artist ar JOIN Album al ON al.ArtistId = ar.ArtistId JOIN Track t ON t.AlbumId = al.AlbumId
-GROUP BY ar.ArtistId HAVING COUNT(DISTINCT t.GenreId) >= 3"""),
-DemoQuestion("09", "For each playlist that contains at least one track, return the playlist id, the playlist name, the number "
-    "of tracks on it, the number of distinct artists of those tracks (the artist of each track's album), and the total "
-    "playing time in hours (sum of Milliseconds divided by 3,600,000) rounded to 2 decimal places. Any order.",
-"""SELECT p.PlaylistId, p.Name, COUNT(*) AS tracks, COUNT(DISTINCT al.ArtistId) AS artists,
-       ROUND(SUM(t.Milliseconds) / 3600000.0, 2) AS hours
-FROM Playlist p JOIN PlaylistTrack pt ON pt.PlaylistId = p.PlaylistId JOIN Track t ON t.TrackId = pt.TrackId
-JOIN Album al ON al.AlbumId = t.AlbumId GROUP BY p.PlaylistId"""),
-DemoQuestion("10", "For each media type, return its name, the number of tracks of that media type, how many of those tracks "
-    "appear on no invoice line, and that number as a percentage of the media type's tracks rounded to 2 decimal places. "
-    "Any order.",
-"""SELECT m.Name AS media_type, COUNT(*) AS tracks, SUM(s.TrackId IS NULL) AS unsold,
-       ROUND(100.0 * SUM(s.TrackId IS NULL) / COUNT(*), 2) AS unsold_pct
-FROM Track t JOIN MediaType m ON m.MediaTypeId = t.MediaTypeId
-LEFT JOIN (SELECT DISTINCT TrackId FROM InvoiceLine) s ON s.TrackId = t.TrackId GROUP BY m.MediaTypeId"""),
-DemoQuestion("11", "For each customer whose country is 'France', return the customer id, first name, last name, the number of "
-    "invoices, the number of days between their first and last invoice as an integer, and the average number of days between "
-    "consecutive invoices (each invoice compared with the same customer's previous one by InvoiceDate) rounded to 1 decimal "
-    "place. Any order.",
-"""WITH inv AS (SELECT c.CustomerId, c.FirstName, c.LastName, i.InvoiceDate,
-                    julianday(i.InvoiceDate) - julianday(LAG(i.InvoiceDate) OVER (PARTITION BY c.CustomerId
-                                                                               ORDER BY i.InvoiceDate)) AS gap
-             FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId WHERE c.Country = 'France')
-SELECT CustomerId, FirstName, LastName, COUNT(*) AS invoices,
-       CAST(julianday(MAX(InvoiceDate)) - julianday(MIN(InvoiceDate)) AS INTEGER) AS span_days,
-       ROUND(AVG(gap), 1) AS avg_gap_days
-FROM inv GROUP BY CustomerId"""),
-DemoQuestion("12", "Consider billing countries (Invoice.BillingCountry) with at least 14 invoices. For each, find the artist "
-    "whose tracks appear on the most invoice lines of that country's invoices (the artist of each track's album), breaking "
-    "ties by artist name in ascending order. Return the country, the artist name and that number of invoice lines. Any order.",
-"""WITH s AS (SELECT i.BillingCountry AS country, ar.Name AS artist, COUNT(*) AS lines
-           FROM Invoice i JOIN InvoiceLine il ON il.InvoiceId = i.InvoiceId JOIN Track t ON t.TrackId = il.TrackId
-           JOIN Album al ON al.AlbumId = t.AlbumId JOIN Artist ar ON ar.ArtistId = al.ArtistId
-           WHERE i.BillingCountry IN (SELECT BillingCountry FROM Invoice GROUP BY BillingCountry HAVING COUNT(*) >= 14)
-           GROUP BY i.BillingCountry, ar.ArtistId),
-r AS (SELECT country, artist, lines, ROW_NUMBER() OVER (PARTITION BY country ORDER BY lines DESC, artist) AS rn FROM s)
-SELECT country, artist, lines FROM r WHERE rn = 1"""),
-DemoQuestion("13", "Group invoices by calendar year and quarter of InvoiceDate (quarter 1 = January to March, …, 4 = October to "
-    "December). Keep the quarters whose average Invoice.Total is above the average Invoice.Total of all invoices. Return the "
-    "year as an integer, the quarter as an integer, the number of invoices and the quarter's average Invoice.Total rounded to "
-    "2 decimal places. Any order.",
-"""WITH q AS (SELECT CAST(strftime('%Y', InvoiceDate) AS INTEGER) AS year,
-                  (CAST(strftime('%m', InvoiceDate) AS INTEGER) + 2) / 3 AS quarter,
-                  COUNT(*) AS invoices, AVG(Total) AS avg_total FROM Invoice GROUP BY 1, 2)
-SELECT year, quarter, invoices, ROUND(avg_total, 2) AS avg_total FROM q
-WHERE avg_total > (SELECT AVG(Total) FROM Invoice)"""),
-DemoQuestion("14", "Which customers spent more than 10.00 more in 2025 than in 2024 (sum of Invoice.Total of the invoices dated "
-    "in each calendar year; a year without invoices counts as 0)? Return the customer id, the full name as first name, a "
-    "space and last name, the 2024 sum and the 2025 sum, both rounded to 2 decimal places. Any order.",
-"""WITH y AS (SELECT CustomerId,
-                  SUM(CASE WHEN InvoiceDate >= '2024-01-01' AND InvoiceDate < '2025-01-01' THEN Total ELSE 0 END) AS t24,
-                  SUM(CASE WHEN InvoiceDate >= '2025-01-01' AND InvoiceDate < '2026-01-01' THEN Total ELSE 0 END) AS t25
-           FROM Invoice GROUP BY CustomerId)
-SELECT c.CustomerId, c.FirstName || ' ' || c.LastName AS customer, ROUND(y.t24, 2) AS total_2024, ROUND(y.t25, 2) AS total_2025
-FROM y JOIN Customer c ON c.CustomerId = y.CustomerId WHERE y.t25 - y.t24 > 10"""),
-DemoQuestion("15", "Considering tracks whose Composer is not NULL, find the composers (the Composer text exactly as stored) "
-    "whose tracks appear on at least 4 different albums. Return the composer, the number of distinct albums and the number "
-    "of tracks. Any order.",
-"""SELECT Composer, COUNT(DISTINCT AlbumId) AS albums, COUNT(*) AS tracks FROM Track
-WHERE Composer IS NOT NULL GROUP BY Composer HAVING COUNT(DISTINCT AlbumId) >= 4"""),
-DemoQuestion("16", "Rank customers by their total spend (sum of Invoice.Total over their invoices). What percentage of the sum "
-    "of all invoice totals comes from the 10 customers with the highest total spend? Return that percentage rounded to 2 "
-    "decimal places, and the number of customers that have at least one invoice, as one row.",
-"""WITH c AS (SELECT CustomerId, SUM(Total) AS spent FROM Invoice GROUP BY CustomerId)
-SELECT ROUND(100.0 * (SELECT SUM(spent) FROM (SELECT spent FROM c ORDER BY spent DESC LIMIT 10)) / SUM(spent), 2) AS top10_pct,
-       COUNT(*) AS customers FROM c"""),
-DemoQuestion("17", "In each country (Customer.Country) that has at least 4 customers, rank its customers by total spend (sum of "
-    "Invoice.Total, rounded to 2 decimal places before ranking), highest first, where equal totals share a rank and the next "
-    "rank skips accordingly (1, 2, 2, 4, as RANK does). Return the customers with rank 1 or 2: the country, the full name as "
-    "first name, a space and last name, the total spend rounded to 2 decimal places, and the rank. Any order.",
-"""WITH s AS (SELECT c.Country, c.FirstName || ' ' || c.LastName AS customer, ROUND(SUM(i.Total), 2) AS spent
-           FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId GROUP BY c.CustomerId),
-r AS (SELECT *, RANK() OVER (PARTITION BY Country ORDER BY spent DESC) AS rnk,
-             COUNT(*) OVER (PARTITION BY Country) AS n FROM s)
-SELECT Country, customer, spent, rnk FROM r WHERE n >= 4 AND rnk <= 2"""),
-DemoQuestion("18", "For each customer, order their invoices by InvoiceDate (then InvoiceId) and take the number of days between "
-    "each invoice and the same customer's previous invoice. For each support representative (the customers' SupportRepId), "
-    "return the representative's full name as first name, a space and last name, the number of such gaps over all their "
-    "customers, and the average gap in days rounded to 2 decimal places. Any order.",
-"""WITH g AS (SELECT c.SupportRepId,
-                  julianday(i.InvoiceDate) - julianday(LAG(i.InvoiceDate) OVER (PARTITION BY i.CustomerId
-                                                                            ORDER BY i.InvoiceDate, i.InvoiceId)) AS gap
-           FROM Invoice i JOIN Customer c ON c.CustomerId = i.CustomerId)
-SELECT e.FirstName || ' ' || e.LastName AS rep, COUNT(g.gap) AS gaps, ROUND(AVG(g.gap), 2) AS avg_gap_days
-FROM g JOIN Employee e ON e.EmployeeId = g.SupportRepId GROUP BY e.EmployeeId"""),
-DemoQuestion("19", "For each genre with at least 20 tracks, return the genre name, its number of tracks, how many of its tracks "
-    "are longer (in Milliseconds) than the average length of that genre's tracks, and that number as a percentage of the "
-    "genre's tracks rounded to 1 decimal place. Any order.",
-"""WITH a AS (SELECT GenreId, AVG(Milliseconds) AS avg_ms, COUNT(*) AS n FROM Track GROUP BY GenreId)
-SELECT g.Name AS genre, a.n AS tracks, SUM(t.Milliseconds > a.avg_ms) AS longer_than_avg,
-       ROUND(100.0 * SUM(t.Milliseconds > a.avg_ms) / a.n, 1) AS pct
-FROM Track t JOIN a ON a.GenreId = t.GenreId JOIN Genre g ON g.GenreId = t.GenreId
-GROUP BY t.GenreId HAVING a.n >= 20"""),
-DemoQuestion("20", "List the 5 albums with the longest total playing time (sum of Milliseconds of their tracks), longest first, "
-    "breaking ties by album title in ascending order. Return the album title, the artist name, the number of tracks and the "
-    "total playing time in minutes (milliseconds divided by 60,000) rounded to 1 decimal place, in that order of rows.",
-"""SELECT al.Title, ar.Name AS artist, COUNT(*) AS tracks, ROUND(SUM(t.Milliseconds) / 60000.0, 1) AS minutes
-FROM Album al JOIN Artist ar ON ar.ArtistId = al.ArtistId JOIN Track t ON t.AlbumId = al.AlbumId
-GROUP BY al.AlbumId ORDER BY SUM(t.Milliseconds) DESC, al.Title LIMIT 5""", ordered=True),
-DemoQuestion("21", "Which customers have at least one invoice in every calendar year from 2021 to 2025 (all five years)? Return "
-    "the customer id, first name, last name, the number of invoices and the sum of Invoice.Total rounded to 2 decimal places. "
-    "Any order.",
-"""SELECT c.CustomerId, c.FirstName, c.LastName, COUNT(*) AS invoices, ROUND(SUM(i.Total), 2) AS spent
-FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId
-WHERE i.InvoiceDate >= '2021-01-01' AND i.InvoiceDate < '2026-01-01'
-GROUP BY c.CustomerId HAVING COUNT(DISTINCT strftime('%Y', i.InvoiceDate)) = 5"""),
-DemoQuestion("22", "For each support representative with customers, return the representative's full name as first name, a "
-    "space and last name, followed by five columns: the sum of Invoice.Total over their customers' invoices dated in 2021, "
-    "2022, 2023, 2024 and 2025 respectively, each rounded to 2 decimal places (0 for a year without invoices). Any order.",
-"""SELECT e.FirstName || ' ' || e.LastName AS agent,
-  ROUND(SUM(CASE WHEN strftime('%Y', i.InvoiceDate) = '2021' THEN i.Total ELSE 0 END), 2) AS y2021,
-  ROUND(SUM(CASE WHEN strftime('%Y', i.InvoiceDate) = '2022' THEN i.Total ELSE 0 END), 2) AS y2022,
-  ROUND(SUM(CASE WHEN strftime('%Y', i.InvoiceDate) = '2023' THEN i.Total ELSE 0 END), 2) AS y2023,
-  ROUND(SUM(CASE WHEN strftime('%Y', i.InvoiceDate) = '2024' THEN i.Total ELSE 0 END), 2) AS y2024,
-  ROUND(SUM(CASE WHEN strftime('%Y', i.InvoiceDate) = '2025' THEN i.Total ELSE 0 END), 2) AS y2025
-FROM Employee e JOIN Customer c ON c.SupportRepId = e.EmployeeId JOIN Invoice i ON i.CustomerId = c.CustomerId
-GROUP BY e.EmployeeId"""),
-DemoQuestion("23", "Compute the average number of albums per artist over the artists that have at least one album. Which "
-    "artists have at least three times that average number of albums? Return the artist name and the number of albums. "
-    "Any order.",
-"""WITH a AS (SELECT ArtistId, COUNT(*) AS albums FROM Album GROUP BY ArtistId)
-SELECT ar.Name, a.albums FROM a JOIN Artist ar ON ar.ArtistId = a.ArtistId
-WHERE a.albums >= 3 * (SELECT AVG(albums) FROM a)"""),
-DemoQuestion("24", "Call a track a video track when its media type name contains the word 'video', and an audio track when it "
-    "contains 'audio'. Among the customers with at least one invoice line, count those who bought both audio and video tracks, "
-    "those who bought only audio tracks, and those who bought only video tracks. Return the three counts as one row, in that "
-    "order.",
-"""WITH m AS (SELECT i.CustomerId, MAX(mt.Name LIKE '%video%') AS video, MAX(mt.Name LIKE '%audio%') AS audio
-           FROM Invoice i JOIN InvoiceLine il ON il.InvoiceId = i.InvoiceId JOIN Track t ON t.TrackId = il.TrackId
-           JOIN MediaType mt ON mt.MediaTypeId = t.MediaTypeId GROUP BY i.CustomerId)
-SELECT SUM(video AND audio) AS both_kinds, SUM(audio AND NOT video) AS audio_only, SUM(video AND NOT audio) AS video_only
-FROM m"""),
-DemoQuestion("25", "For each genre, consider the revenue (sum of UnitPrice × Quantity over invoice lines) of each artist with at "
-    "least one sold track in that genre (the artist of the track's album). For the genres with at least 5 such artists, "
-    "return the genre name, the number of those artists, and the percentage of the genre's revenue earned by its "
-    "top-earning artist, rounded to 1 decimal place. Any order.",
-"""WITH s AS (SELECT t.GenreId, al.ArtistId, SUM(il.UnitPrice * il.Quantity) AS revenue
-           FROM InvoiceLine il JOIN Track t ON t.TrackId = il.TrackId JOIN Album al ON al.AlbumId = t.AlbumId
-           GROUP BY t.GenreId, al.ArtistId)
-SELECT g.Name AS genre, COUNT(*) AS artists, ROUND(100.0 * MAX(s.revenue) / SUM(s.revenue), 1) AS top_artist_pct
-FROM s JOIN Genre g ON g.GenreId = s.GenreId GROUP BY s.GenreId HAVING COUNT(*) >= 5"""),
-DemoQuestion("26", "For each day of the week of InvoiceDate, return the English name of the day ('Monday', 'Tuesday', …, "
-    "'Sunday'), the number of invoices on that weekday and their average Invoice.Total rounded to 2 decimal places. Any order.",
-"""SELECT CASE strftime('%w', InvoiceDate) WHEN '0' THEN 'Sunday' WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday'
-         WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' ELSE 'Saturday' END AS weekday,
-       COUNT(*) AS invoices, ROUND(AVG(Total), 2) AS avg_total
-FROM Invoice GROUP BY strftime('%w', InvoiceDate)"""),
-DemoQuestion("27", "Group customers into cohorts by the calendar year of their first invoice. For each cohort, return the year as "
-    "an integer, the number of customers, and their average lifetime spend (the sum of Invoice.Total over all invoices of the "
-    "cohort's customers, divided by the number of customers), rounded to 2 decimal places. Any order.",
-"""WITH f AS (SELECT CustomerId, MIN(InvoiceDate) AS first FROM Invoice GROUP BY CustomerId)
-SELECT CAST(strftime('%Y', f.first) AS INTEGER) AS cohort, COUNT(DISTINCT f.CustomerId) AS customers,
-       ROUND(SUM(i.Total) / COUNT(DISTINCT f.CustomerId), 2) AS avg_spent
-FROM f JOIN Invoice i ON i.CustomerId = f.CustomerId GROUP BY 1"""),
-DemoQuestion("28", "For each customer, compute their track spend per genre (sum of UnitPrice × Quantity over their invoice lines) "
-    "and in total. Which customers spent at least 55 percent of their total track spend on a single genre? Return the customer "
-    "id, the full name as first name, a space and last name, that genre's name, and its percentage of their spend rounded to "
-    "1 decimal place. Any order.",
-"""WITH s AS (SELECT i.CustomerId, t.GenreId, SUM(il.UnitPrice * il.Quantity) AS spent
-           FROM Invoice i JOIN InvoiceLine il ON il.InvoiceId = i.InvoiceId JOIN Track t ON t.TrackId = il.TrackId
-           GROUP BY i.CustomerId, t.GenreId),
-tot AS (SELECT CustomerId, SUM(spent) AS total FROM s GROUP BY CustomerId)
-SELECT c.CustomerId, c.FirstName || ' ' || c.LastName AS customer, g.Name AS genre, ROUND(100.0 * s.spent / tot.total, 1) AS pct
-FROM s JOIN tot ON tot.CustomerId = s.CustomerId JOIN Customer c ON c.CustomerId = s.CustomerId
-JOIN Genre g ON g.GenreId = s.GenreId WHERE s.spent >= 0.55 * tot.total"""),
-DemoQuestion("29", "For each calendar year of InvoiceDate, rank genres by their revenue in that year (sum of UnitPrice × Quantity "
-    "over the invoice lines of that year's invoices, rounded to 2 decimal places before ranking), highest first, with dense "
-    "ranking: equal revenues share a rank and the next rank is one more (1, 2, 2, 3). Return every genre with rank 3 or better: "
-    "the year as an integer, the genre name, the revenue rounded to 2 decimal places and the rank. Any order.",
-"""WITH s AS (SELECT CAST(strftime('%Y', i.InvoiceDate) AS INTEGER) AS year, g.Name AS genre,
-                  ROUND(SUM(il.UnitPrice * il.Quantity), 2) AS revenue
-           FROM Invoice i JOIN InvoiceLine il ON il.InvoiceId = i.InvoiceId JOIN Track t ON t.TrackId = il.TrackId
-           JOIN Genre g ON g.GenreId = t.GenreId GROUP BY 1, g.GenreId),
-r AS (SELECT *, DENSE_RANK() OVER (PARTITION BY year ORDER BY revenue DESC) AS rk FROM s)
-SELECT year, genre, revenue, rk FROM r WHERE rk <= 3"""),
-DemoQuestion("30", "Which tracks have never been sold (they appear on no invoice line) but are on at least 5 different "
-    "playlists (distinct PlaylistId)? Return the track id, the track name and the number of distinct playlists. Any order.",
-"""SELECT t.TrackId, t.Name, COUNT(DISTINCT pt.PlaylistId) AS playlists
-FROM Track t JOIN PlaylistTrack pt ON pt.TrackId = t.TrackId
-WHERE t.TrackId NOT IN (SELECT TrackId FROM InvoiceLine)
-GROUP BY t.TrackId HAVING COUNT(DISTINCT pt.PlaylistId) >= 5"""),
-)
+def load_demo_questions(path: str | Path | None = None) -> tuple[DemoQuestion, ...]:
+    "Our Chinook questions from their catalogue (default `sqlforge/data/catalogues/chinook.yaml`), checked."
+    data = read_catalogue(path or "chinook.yaml")
+    check_fields(data, {"questions": list}, "catalogue")
+    for r in data["questions"]: check_fields(r, {"key": str, "question": str, "sql": str, "ordered?": bool}, "question")
+    check_unique(data["questions"], "key", "question")
+    return tuple(DemoQuestion(r["key"], r["question"], r["sql"], r.get("ordered", False)) for r in data["questions"])
+
+DEMO_QUESTIONS = load_demo_questions()
 
 # %% ../nbs/05_benchmarks.ipynb #ff231de8
 @dataclass(frozen=True)
