@@ -120,7 +120,7 @@ def text_list(values: Sequence) -> str:
     vs = [str(v) if isinstance(v, (int, float)) else f"'{v}'" for v in values]
     return vs[0] if len(vs) == 1 else ", ".join(vs[:-1]) + " or " + vs[-1]
 
-# %% ../nbs/04a_tpc.ipynb #2cc06cea
+# %% ../nbs/04a_tpc.ipynb #2ab724a1
 def words_of(*lists: Sequence[str]) -> Callable[[random.Random], str]:
     "A parameter drawer: one word of each list, joined by spaces."
     def draw(rng: random.Random) -> str: return " ".join(rng.choice(w) for w in lists)
@@ -180,7 +180,7 @@ DERIVATIONS: dict[str, Callable[..., dict]] = {
     "days_before": _days_before, "plus": _plus, "band": _band, "lookup": _lookup, "lists": _lists,
     "year_window": _year_window, "years_from": _years_from}
 
-# %% ../nbs/04a_tpc.ipynb #1d6c5158
+# %% ../nbs/04a_tpc.ipynb #a34f4ee8
 @dataclass(frozen=True)
 class TpcCatalogue:
     "A benchmark's catalogue file, loaded and checked: evidence heading, table descriptions, named values, questions."
@@ -232,6 +232,7 @@ def _space(spec: Any, named: dict, fail: Callable[[str], Exception]) -> Sequence
         return words_of(*(_values({"values": n}, named, fail) for n in spec["words"]))
     return _values(spec, named, fail)
 
+# %% ../nbs/04a_tpc.ipynb #d09664b3
 def _arg(a: Any, named: dict, fail: Callable[[str], Exception]) -> Any:
     "A step argument: `{values: NAME}` stands for the named value itself, anything else for itself."
     if not (isinstance(a, dict) and set(a) == {"values"}): return a
@@ -258,6 +259,7 @@ def _derive(steps: Sequence[Callable[[dict], dict]]) -> Callable[[dict], dict]:
         return out
     return derive
 
+# %% ../nbs/04a_tpc.ipynb #f722b36e
 def _query(benchmark: str, rec: Record, named: dict) -> TpcQuery:
     "A checked `TpcQuery` from its catalogue record."
     check_fields(rec, _QUERY_FIELDS, "query")
@@ -301,7 +303,7 @@ def load_tpc_catalogue(benchmark: str, path: str | Path | None = None) -> TpcCat
     return TpcCatalogue(benchmark, Path(data.path), data["head"], dict(data["tables"]), named,
                         tuple(sorted(queries, key=lambda q: q.number)))
 
-# %% ../nbs/04a_tpc.ipynb #2d255fb3
+# %% ../nbs/04a_tpc.ipynb #89e36603
 _CATALOGUES = {b: load_tpc_catalogue(b) for b in BENCHMARKS}
 TPCH_QUERIES: tuple[TpcQuery, ...] = _CATALOGUES["tpch"].queries
 TPCDS_QUERIES: tuple[TpcQuery, ...] = _CATALOGUES["tpcds"].queries
