@@ -464,10 +464,12 @@ def convert_gguf(gguf: Path, d: Path, name: str, gguf_sha256: str, pad_token: st
     from transformers import AutoModelForCausalLM, AutoTokenizer
     t0 = time.time()
     print(f"converting {gguf.name} to {d} (once)")
-    tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    t1 = time.time()
-    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.bfloat16)
-    t2 = time.time()
+    with tempfile.TemporaryDirectory() as alone:   # tokenizer files of an earlier conversion beside the GGUF would
+        os.symlink(gguf.resolve(), Path(alone) / gguf.name)   # override its own settings (its chat template is lost)
+        tok = AutoTokenizer.from_pretrained(alone, gguf_file=gguf.name)
+        t1 = time.time()
+        model = AutoModelForCausalLM.from_pretrained(alone, gguf_file=gguf.name, dtype=torch.bfloat16)
+        t2 = time.time()
     tok.eos_token, tok.pad_token = "<|im_end|>", pad_token   # transformers 5.17 misreads SmolLM2's eos from its GGUF
     tok.clean_up_tokenization_spaces = False          # a WordPiece option that BPE ignores (with a warning)
     eot, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids(pad_token)
