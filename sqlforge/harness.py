@@ -17,10 +17,10 @@ from .tasks import Suite, Task, score_submission
 from .verify import Outcome, Verdict
 
 # %% auto #0
-__all__ = ['TOOLS', 'TOOL_CALL_RE', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text', 'task_messages', 'ToolCall',
-           'ParsedTurn', 'call_example', 'format_hint', 'no_call_note', 'split_thinking', 'bare_json_calls',
-           'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig', 'budget_note', 'Generation', 'Backend',
-           'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main', 'ScriptedBackend']
+__all__ = ['TOOLS', 'TOOL_CALL_RE', 'PROTOCOLS', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text', 'task_messages',
+           'ToolCall', 'ParsedTurn', 'call_example', 'format_hint', 'no_call_note', 'split_thinking', 'bare_json_calls',
+           'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig', 'budget_note', 'protocol', 'Generation',
+           'Backend', 'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main', 'ScriptedBackend']
 
 # %% ../nbs/11_harness.ipynb #a7d04432
 TOOLS = [
@@ -228,6 +228,17 @@ def budget_note(turns_left: int, nudge_turns: int) -> str | None:
     if turns_left > nudge_turns: return None
     if turns_left <= 1: return "[last turn: call submit now with your final SQL]"
     return f"[{turns_left} turns left: stop exploring soon and submit one final SQL query]"
+
+# %% ../nbs/11_harness.ipynb #b4e9a1c5
+PROTOCOLS: dict[str, HarnessConfig] = {
+    "explore": HarnessConfig(max_turns=8, max_context=16384, nudge_turns=3, thinking=False,
+                             sampling=SamplingParams(max_new_tokens=512)),
+}
+
+def protocol(name: str) -> HarnessConfig:
+    "A named protocol (`PROTOCOLS`); an unknown name fails with the known ones."
+    if name not in PROTOCOLS: raise ValueError(f"unknown protocol {name!r}; known: {', '.join(PROTOCOLS)}")
+    return PROTOCOLS[name]
 
 # %% ../nbs/11_harness.ipynb #d400c4b2
 @dataclass(frozen=True)
