@@ -518,12 +518,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--max-turns", type=int, default=HarnessConfig.max_turns)
     ap.add_argument("--max-new-tokens", type=int, default=SamplingParams.max_new_tokens)
     ap.add_argument("--no-thinking", action="store_true")
+    ap.add_argument("--protocol", choices=sorted(PROTOCOLS), help="a named protocol (replaces the four options above)")
     a = ap.parse_args(argv)
     from sqlforge.tasks import load_suite
     suite = load_suite(a.tasks)
     pol = load_policy(a.model, adapter=a.adapter, device=a.device)
-    cfg = HarnessConfig(max_turns=a.max_turns, thinking=not a.no_thinking,
-                        sampling=SamplingParams(max_new_tokens=a.max_new_tokens))
+    cfg = protocol(a.protocol) if a.protocol else HarnessConfig(max_turns=a.max_turns, thinking=not a.no_thinking,
+                                                                sampling=SamplingParams(max_new_tokens=a.max_new_tokens))
     for tr in run_episodes(TransformersBackend(pol), suite, [(t, a.seed) for t in suite.tasks[:a.n]], cfg):
         print(transcript_text(tr), end="\n\n")
     return 0
