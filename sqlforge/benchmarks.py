@@ -24,11 +24,12 @@ from .verify import BIRD_TIMEOUT_S, Outcome, Verdict, gold_sql_result, spider2_g
 # %% auto #0
 __all__ = ['SUITES', 'SPIDER2_REPO', 'CHINOOK_REPO', 'SPIDER2_DB_HELP', 'SPIDER2_REPO_HELP', 'SPIDER2_CHINOOK_TABLES',
            'BIRD_SUITES', 'BIRD_HELP', 'MINIDEV_VERSIONS', 'BIRD_LICENSE', 'CHINOOK_SHA256', 'CHINOOK_VERSION',
-           'DEMO_QUESTIONS', 'SourceMissing', 'default_out', 'task_file', 'BuildReport', 'write_manifest',
-           'Spider2Config', 'spider2_root', 'spider2_db_dirs', 'build_spider2_lite', 'spider2_chinook', 'BirdConfig',
-           'bird_sources', 'result_sha256', 'build_bird', 'DemoQuestion', 'load_demo_questions', 'DemoConfig',
-           'default_chinook', 'demo_tasks', 'build_demo', 'build_synth', 'TpcConfig', 'build_tpc', 'CheckResult',
-           'check_task', 'check_suite', 'check_summary', 'main']
+           'DEMO_QUESTIONS', 'SPIDER2_CHINOOK_DATA', 'SPIDER2_COMMIT', 'SourceMissing', 'default_out', 'task_file',
+           'BuildReport', 'write_manifest', 'Spider2Config', 'spider2_root', 'spider2_db_dirs', 'build_spider2_lite',
+           'spider2_chinook', 'BirdConfig', 'bird_sources', 'result_sha256', 'build_bird', 'DemoQuestion',
+           'load_demo_questions', 'DemoConfig', 'default_chinook', 'demo_tasks', 'build_demo', 'Spider2ChinookConfig',
+           'build_spider2_chinook', 'build_synth', 'TpcConfig', 'build_tpc', 'CheckResult', 'check_task', 'check_suite',
+           'check_summary', 'main']
 
 # %% ../nbs/05_benchmarks.ipynb #d73255f0
 SUITES = ("demo", *BUILT_SUITES)
@@ -206,14 +207,17 @@ SPIDER2_CHINOOK_TABLES = {"Album": "albums", "Artist": "artists", "Customer": "c
                           "Genre": "genres", "Invoice": "invoices", "InvoiceLine": "invoice_items", "MediaType": "media_types",
                           "Playlist": "playlists", "PlaylistTrack": "playlist_track", "Track": "tracks"}
 
-def spider2_chinook(chinook: str | Path, dst: str | Path) -> Path:
-    "Derive Spider2's `chinook` database from Chinook_Sqlite.sqlite: plural lower-case table names, InvoiceDate -12 years."
+def spider2_chinook(chinook: str | Path, dst: str | Path, rename: bool = True) -> Path:
+    """Derive Spider2's `chinook` database from Chinook_Sqlite.sqlite: plural lower-case table names, InvoiceDate -12
+    years; with `rename=False`, Spider2's `music` database (the dates only)."""
     dst = Path(dst)
     shutil.copyfile(chinook, dst)
     con = sqlite3.connect(dst)
     try:
-        for old, new in SPIDER2_CHINOOK_TABLES.items(): con.execute(f'ALTER TABLE "{old}" RENAME TO "{new}"')
-        con.execute("UPDATE invoices SET InvoiceDate = strftime('%Y-%m-%d %H:%M:%S', InvoiceDate, '-12 years')")
+        for old, new in SPIDER2_CHINOOK_TABLES.items():
+            if rename: con.execute(f'ALTER TABLE "{old}" RENAME TO "{new}"')
+        invoices = "invoices" if rename else "Invoice"
+        con.execute(f"UPDATE {invoices} SET InvoiceDate = strftime('%Y-%m-%d %H:%M:%S', InvoiceDate, '-12 years')")
         con.commit()
     finally: con.close()
     return dst
@@ -441,6 +445,55 @@ def build_demo(out: str | Path | None = None, chinook: str | Path | None = None,
                    bytes=sum(f.stat().st_size for f in files))
     return BuildReport("demo", out, len(tasks) + len(synth), len(registry), (), {}, time.perf_counter() - t0)
 
+# %% ../nbs/05_benchmarks.ipynb #s2c0de01
+SPIDER2_CHINOOK_DATA = Path(__file__).resolve().parent / "data" / "spider2-chinook" if "__file__" in globals() \
+    else project_root() / "sqlforge" / "data" / "spider2-chinook"
+SPIDER2_COMMIT = "e12c5f1e6550a5df88995520c3bf00bbe7bad2d2"
+
+@dataclass(frozen=True)
+class Spider2ChinookConfig:
+    "The Spider 2.0-Lite tasks that run on databases derived from Chinook."
+    split: str = "test"
+    databases: tuple[tuple[str, bool], ...] = (("chinook", True), ("music", False))   # (name, sqlitetutorial table names)
+
+def build_spider2_chinook(out: str | Path | None = None, chinook: str | Path | None = None,
+                          config: Spider2ChinookConfig = Spider2ChinookConfig()) -> BuildReport:
+    "Build the spider2-chinook suite from the packaged task data and Chinook (default: the demo suite's copy), deterministically."
+    t0 = time.perf_counter()
+    db, lic = _chinook_source(chinook or demo_suite_path().parent / "Chinook_Sqlite.sqlite")
+    src = SPIDER2_CHINOOK_DATA
+    out = task_file(out, "spider2-chinook")
+    d = out.parent
+    (d / "databases").mkdir(parents=True, exist_ok=True)
+    (d / "gold").mkdir(exist_ok=True)
+    registry = DatabaseRegistry()
+    for name, rename in config.databases:
+        registry.entries[name] = _entry(name, spider2_chinook(db, d / "databases" / f"{name}.sqlite", rename),
+                                        f"Spider2's `{name}` database derived from {CHINOOK_VERSION}; rebuild with "
+                                        "`sqlforge-tasks build spider2-chinook`")
+    tasks = []
+    for r in read_jsonl(src / "tasks.jsonl"):
+        iid = r["instance_id"]
+        csvs = sorted((src / "gold").glob(f"{iid}*.csv"))
+        for p in csvs: shutil.copyfile(p, d / "gold" / p.name)
+        tasks.append(Task(id=iid, database=r["db"], question=r["question"], source="spider2-lite", split=config.split,
+                          evidence=_evidence(src / "documents", r.get("external_knowledge"), iid),
+                          gold_sql=r["reference_sql"], gold_files=tuple(f"gold/{p.name}" for p in csvs), mode="spider2",
+                          condition_cols=r.get("condition_cols") or None, ignore_order=bool(r.get("ignore_order")),
+                          hops=sql_hops(r["reference_sql"]),
+                          meta={"instance_id": iid, "db": r["db"], "external_knowledge": r.get("external_knowledge"),
+                                "spider2_commit": SPIDER2_COMMIT, "gold_sql": "sqlforge's own reference query (no "
+                                "official SQLite gold SQL); scored against the official gold CSVs"}))
+    registry.save(d / "databases.json")
+    write_tasks(out, tasks)
+    write_manifest(d, config, {"chinook": db, "chinook_license": lic, "spider2_tasks": src / "tasks.jsonl"},
+                   deterministic=True, suite="spider2-chinook",
+                   data_versions={"spider2_commit": SPIDER2_COMMIT,
+                                  "gold_csv_sha256": _files_digest(sorted((d / "gold").glob("*.csv")))},
+                   counts={"tasks": len(tasks), "databases": len(registry),
+                           "by_database": dict(sorted(Counter(t.database for t in tasks).items()))})
+    return BuildReport("spider2-chinook", out, len(tasks), len(registry), (), {}, time.perf_counter() - t0)
+
 # %% ../nbs/05_benchmarks.ipynb #f53b715f
 def _free_name(out: Path) -> None:
     "Refuse to build into a folder whose tasks.jsonl would be overwritten by a builder that writes that name."
@@ -581,6 +634,8 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("--sf", type=float, default=0.1); s.add_argument("--variants", type=int, default=2)
         s.add_argument("--seed", type=int, default=0); s.add_argument("--rebuild", action="store_true")
         s.add_argument("--workers", type=int)
+    s = suite_parser("spider2-chinook", "the four Spider 2.0-Lite tasks that run on Chinook (everything ships with sqlforge)")
+    s.add_argument("--chinook", type=Path, help="Chinook_Sqlite.sqlite (default: the demo suite's copy)")
     s = suite_parser("spider2-lite", "the Spider 2.0-Lite local slice")
     s.add_argument("--spider2", type=Path, help="the Spider2 repository checkout (git clone https://github.com/xlang-ai/Spider2)")
     s.add_argument("--db-dir", type=Path, help="folder of <db>.sqlite (default: spider2-lite/resource/databases/spider2-localdb)")
@@ -601,6 +656,7 @@ def _build(a: argparse.Namespace) -> BuildReport:
         return build_synth(a.out, a.n, a.seed, tuple(a.hops) if a.hops else None, a.variants, a.per_schema, a.split)
     if a.suite in ("tpch", "tpcds"):
         return build_tpc(a.suite, a.out, TpcConfig(a.suite, a.sf, a.variants, a.seed), a.rebuild, a.workers)
+    if a.suite == "spider2-chinook": return build_spider2_chinook(a.out, a.chinook)
     if a.suite == "spider2-lite":
         if a.spider2 is None: raise SourceMissing(f"give the Spider2 checkout with --spider2 PATH: {SPIDER2_REPO_HELP}")
         return build_spider2_lite(a.spider2, a.db_dir, a.out)

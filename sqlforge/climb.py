@@ -4,19 +4,21 @@
 
 # %% ../nbs/21_climb.ipynb #7ed1e944
 from __future__ import annotations
-import dataclasses, difflib, json, math, sys, time
+import dataclasses, difflib, json, math, re, shutil, sys, time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
-from .core import atomic_write_json, cache_dir, project_root, read_jsonl
+from .core import atomic_write_json, cache_dir, project_root, read_jsonl, sha256_bytes, sha256_file
 from .grpo import GRPOConfig, SFTConfig
-from .harness import HarnessConfig
+from .harness import HarnessConfig, protocol
 from .models import SamplingParams
 
 # %% auto #0
-__all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'resolve', 'climb_configs', 'synth_pool_dir', 'build_synth_pool', 'check_pools',
-           'prepare_pool', 'warmup_suite', 'warm_up', 'finished_climb', 'train', 'heldout_tasks', 'judge_arms',
-           'judge_harness', 'judge_heldout', 'plot_curves', 'cli_value', 'main']
+__all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'REPLICATION_SETS', 'MINI_POOLS', 'protocol_params', 'resolve', 'climb_configs',
+           'synth_pool_dir', 'build_synth_pool', 'check_pools', 'prepare_pool', 'warmup_suite', 'warm_up',
+           'finished_climb', 'train', 'heldout_tasks', 'judge_arms', 'judge_harness', 'judge_heldout', 'template_half',
+           'subset_suite', 'set_suite', 'base_run_dir', 'measure_base', 'decontaminate', 'build_mini_pool',
+           'judge_sets', 'plot_curves', 'cli_value', 'main']
 
 # %% ../nbs/21_climb.ipynb #72c86667
 _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking")
@@ -24,13 +26,27 @@ _SAMPLING = ("temperature", "top_p", "top_k", "max_new_tokens")
 _POOL = ("synth_n", "synth_hops", "synth_forms", "synth_max_filters", "synth_seed", "synth_dir")
 _SFT = ("sft", "sft_epochs", "sft_lr", "sft_batch", "sft_explore", "sft_synth_n", "sft_synth_seed")
 _JUDGE = ("heldout_n", "heldout_seed", "heldout_per_schema", "judge_seeds", "judge_batch", "judge_steps")
+_REPLICATION = ("base_seeds", "pool_band", "judge_sets")   # the Qwen2.5-Coder replication's measurement (below)
 _GRPO = tuple(f.name for f in dataclasses.fields(GRPOConfig) if f.name != "harness")
-CLIMB_PARAMETERS = ("preset",) + _GRPO + _HARNESS + _SAMPLING + _POOL + _SFT + _JUDGE
+CLIMB_PARAMETERS = ("preset",) + _GRPO + _HARNESS + _SAMPLING + _POOL + _SFT + _JUDGE + _REPLICATION
+
+def protocol_params(name: str) -> dict[str, Any]:
+    "A named harness protocol (`sqlforge.harness.PROTOCOLS`) as a climb's flat parameters."
+    h = protocol(name)
+    return {**{k: getattr(h, k) for k in _HARNESS}, **{k: getattr(h.sampling, k) for k in _SAMPLING}}
 
 _CLIMB_POOLS = tuple(f"results/pools/climb2-{s}/tasks.jsonl" for s in ("bird-train", "tpcds", "tpch"))
 _QWEN_CLIMB = dict(model="Qwen/Qwen3.5-4B", tasks_per_step=8, group=8, max_turns=25, max_new_tokens=2048, thinking=True,
                    temperature=0.6, top_p=0.95, top_k=0, lr=1e-5, lora_r=32, lora_alpha=64, lora_dropout=0.0,
                    reward_no_submit=-1.0, ckpt_every=10, save_every=25, device="auto")
+_MINI_POOLS = tuple(f"results/pools/mini-{s}/tasks.jsonl" for s in ("tpch", "tpcds", "synth"))
+_MINI = dict(model="qwen2.5-coder-0.5b", suites=_MINI_POOLS, **protocol_params("explore"), steps=40, tasks_per_step=16,
+             group=8, rollout_batch=128, lr=1e-4, lora_r=4, lora_alpha=8, lora_dropout=0.0, reward_no_submit=-1.0,
+             rest_after=2, rest_steps=10, ckpt_every=5, keep_checkpoints=1, save_steps=(20,), device="auto", seed=0,
+             base_seeds=8, pool_band=(1, 7), judge_seeds=5, judge_batch=256,
+             judge_sets=("synth-heldout", "chinook", "spider2-chinook", "tpcds-heldout"))
+_MINI_ARMS = {"mini": dict(climb="mini"), "mini-seed1": dict(climb="mini-seed1", seed=1),
+              "mini-ablate": dict(climb="mini-ablate", reward_no_submit=0.0)}
 PRESETS: dict[str, dict[str, Any]] = {
     "climb1": {**_QWEN_CLIMB, "climb": "climb1", "synth_n": 70, "synth_hops": (3, 4), "synth_seed": 1, "steps": 100},
     "climb2": {**_QWEN_CLIMB, "climb": "climb2", "suites": _CLIMB_POOLS, "steps": 150, "rest_after": 2, "rest_steps": 25},
@@ -43,6 +59,7 @@ PRESETS: dict[str, dict[str, Any]] = {
                  rest_after=2, rest_steps=4, ckpt_every=2, keep_checkpoints=1, save_every=10, device="auto",
                  heldout_n=384, heldout_seed=7, heldout_per_schema=4, judge_seeds=8, judge_batch=384,
                  judge_steps=(10,)),
+    **{name: {**_MINI, **arm} for name, arm in _MINI_ARMS.items()},
     "smoke": dict(climb="smoke", model="tiny-qwen3.5", synth_n=3, synth_hops=(1, 2), synth_seed=0, sft=True,
                   sft_synth_n=3, sft_synth_seed=5, sft_epochs=1, sft_lr=1e-3, sft_batch=3, steps=2, tasks_per_step=2,
                   group=2, max_turns=1, max_new_tokens=320, thinking=False, lr=1e-4, lora_r=4, lora_alpha=8, ckpt_every=1,
@@ -80,7 +97,7 @@ def climb_configs(params: dict[str, Any]) -> tuple[GRPOConfig, SFTConfig | None]
     harness = HarnessConfig(**{k: p.pop(k) for k in _HARNESS if k in p}, sampling=sampling)
     pool = {k: p.pop(k) for k in _POOL if k in p}
     sft = {k: p.pop(k) for k in _SFT if k in p}
-    for k in _JUDGE: p.pop(k, None)
+    for k in _JUDGE + _REPLICATION: p.pop(k, None)
     if pool.get("synth_n"):
         p["suites"] = (str(synth_pool_dir(pool["synth_n"], seed=pool.get("synth_seed", 0), root=pool.get("synth_dir"),
                                           **_synth_kw(pool)) / "tasks.jsonl"),)
@@ -129,6 +146,9 @@ def check_pools(cfg: GRPOConfig) -> None:
     for s in cfg.suites:
         if s.endswith(".jsonl") and not Path(s).exists():
             fam = Path(s).parent.name.removeprefix("climb2-")
+            if fam.startswith("mini-"):
+                raise FileNotFoundError(f"pool {s} not found; it comes from the base model's pass@k on the replication sets: "
+                                        "python -m sqlforge.climb --preset mini --base")
             raise FileNotFoundError(f"pool {s} not found; measure it first: papermill nbs/30_passk.ipynb /dev/null -p model "
                                     f"{cfg.model} -p tasks {fam} -p k 8 -p band '[1, 7]' -p out {Path(s).parent}")
 
@@ -236,6 +256,167 @@ def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True
         runs[arm] = run_sweep(sc, progress=progress)
     return runs
 
+# %% ../nbs/21_climb.ipynb #m1n1c0d1
+REPLICATION_SETS: dict[str, dict[str, Any]] = {
+    "tpch": dict(role="pool", suite="tpch"),
+    "tpcds-pool": dict(role="pool", suite="tpcds", half=0),
+    "synth-pool": dict(role="pool", synth=dict(n=256, hops=(2, 4), seed=21, per_schema=4)),
+    "synth-heldout": dict(role="in-family", synth=dict(n=192, hops=(2, 4), seed=22, per_schema=2)),
+    "chinook": dict(role="off-family", suite="demo", source="demo"),
+    "spider2-chinook": dict(role="off-family", suite="spider2-chinook"),
+    "tpcds-heldout": dict(role="off-family", suite="tpcds", half=1),
+}
+MINI_POOLS = {"tpch": "mini-tpch", "tpcds-pool": "mini-tpcds", "synth-pool": "mini-synth"}   # pool set -> results/pools/<name>
+
+def template_half(task_id: str) -> int:
+    "0 or 1: which half of the TPC queries a task's template (`tpcds-qNN`) falls in, by a hash of the template name."
+    m = re.match(r"(tpc(?:h|ds)-q\d+)", task_id)
+    if not m: raise ValueError(f"{task_id!r} is not a TPC task id (tpch-qNN-vK or tpcds-qNN-vK)")
+    return int(sha256_bytes(f"sqlforge-mini/{m[1]}".encode()), 16) % 2
+
+def subset_suite(suite, task_ids: set[str], out_dir: Path) -> Path:
+    "Write the tasks of `suite` named in `task_ids` as a suite folder of its own (tasks, registry, gold files)."
+    from sqlforge.tasks import DatabaseRegistry, Task, write_tasks
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for t in suite.tasks:
+        if t.id not in task_ids: continue
+        for f in t.gold_files:
+            (out_dir / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(suite.path.parent / f, out_dir / f)
+        rows.append(t)
+    needed = {d for t in rows for d in (t.database, *t.variants)}
+    DatabaseRegistry([e for n, e in suite.registry.entries.items() if n in needed]).save(out_dir / "databases.json")
+    return write_tasks(out_dir / "tasks.jsonl", rows)
+
+def _built_suite(name: str):
+    "A built suite by name, building it first when it is not in the cache (TPC: a few minutes; the others: seconds)."
+    from sqlforge.tasks import load_suite
+    try: return load_suite(name)
+    except FileNotFoundError:
+        from sqlforge import benchmarks
+        print(f"building suite {name} (once)")
+        if name in ("tpch", "tpcds"): benchmarks.build_tpc(name)
+        elif name == "spider2-chinook": benchmarks.build_spider2_chinook()
+        else: raise
+        return load_suite(name)
+
+def set_suite(name: str, sets: dict[str, dict] | None = None, root: str | Path | None = None) -> Path:
+    "The task file of a replication set, built (or cut from its source suite) into the cache on first use."
+    sets = sets or REPLICATION_SETS
+    if name not in sets: raise _unknown("replication set", name, sets)
+    spec = sets[name]
+    if "synth" in spec:
+        return build_synth_pool(spec["synth"]["n"], tuple(spec["synth"]["hops"]), spec["synth"]["seed"], root,
+                                spec["synth"].get("per_schema", 15), progress=False)
+    src = _built_suite(spec["suite"])
+    if "half" not in spec and "source" not in spec: return src.path
+    keep = {t.id for t in src.tasks if ("half" not in spec or template_half(t.id) == spec["half"])
+            and ("source" not in spec or t.source == spec["source"])}
+    d = (Path(root) if root else cache_dir("suites")) / f"replication-{name}"
+    stamp = {"source": str(src.path), "source_sha256": sha256_file(src.path), "tasks": sorted(keep)}
+    if not ((d / "tasks.jsonl").exists() and (d / "subset.json").exists() and json.loads((d / "subset.json").read_text()) == stamp):
+        subset_suite(src, keep, d)
+        atomic_write_json(d / "subset.json", stamp)
+    return d / "tasks.jsonl"
+
+# %% ../nbs/21_climb.ipynb #m1n1c0d2
+def base_run_dir(name: str) -> Path:
+    "Where the base model's pass@k run of a replication set goes: results/mini-base/<set>."
+    return project_root() / "results" / "mini-base" / name
+
+def _harness(params: dict[str, Any]) -> HarnessConfig:
+    return climb_configs(params)[0].harness
+
+def measure_base(params: dict[str, Any], names: Sequence[str] | None = None, sets: dict[str, dict] | None = None,
+                 out: Path | None = None, progress: bool = True) -> dict[str, Path]:
+    "The base model's `base_seeds`-seed sweep of each replication set under the climb's protocol (resumable): run folder by set."
+    from sqlforge.sweeps import SweepConfig, run_sweep
+    sets = sets or REPLICATION_SETS
+    runs = {}
+    for name in names or list(sets):
+        task_file = set_suite(name, sets, params.get("synth_dir"))
+        sc = SweepConfig(model=params["model"], suite=str(task_file), seeds=tuple(range(params.get("base_seeds", 8))),
+                         harness=_harness(params), batch_size=params.get("judge_batch", 64), device=params.get("device", "auto"),
+                         run=f"base-{name}", out=str((out or base_run_dir(name).parent) / name))
+        runs[name] = run_sweep(sc, progress=progress)
+    return runs
+
+def _norm_sql(sql: str | None) -> str:
+    return " ".join((sql or "").lower().split()).rstrip(";")
+
+def decontaminate(pool_sets: dict[str, Any], heldout_sets: dict[str, Any], offfamily: Sequence[Any]) -> dict:
+    "The pool's checks against the held-out sets (suites by name): shared task ids, databases, gold queries, off-family schemas."
+    from sqlforge.passk import decontamination
+    def dbs(s): return {s.registry.entries[d].sha256: d for t in s.tasks for d in (t.database, *t.variants)}
+    pool_ids = {t.id for s in pool_sets.values() for t in s.tasks}
+    pool_dbs = {h: d for s in pool_sets.values() for h, d in dbs(s).items()}
+    pool_gold = {_norm_sql(t.gold_sql) for s in pool_sets.values() for t in s.tasks if t.gold_sql}
+    shared = {"tpcds-sf0.1"}                      # the TPC-DS database: its halves share it, their templates do not
+    res = {"shared_by_design": sorted(shared), "checks": {}}
+    for name, s in heldout_sets.items():
+        res["checks"][name] = {
+            "task_ids": sorted(pool_ids & {t.id for t in s.tasks}),
+            "databases": sorted(d for h, d in dbs(s).items() if h in pool_dbs and d not in shared),
+            "gold_queries": sorted(t.id for t in s.tasks if t.gold_sql and _norm_sql(t.gold_sql) in pool_gold)}
+    res["schema_overlap"] = {n: decontamination(s, list(offfamily))["pairs"] for n, s in pool_sets.items()}
+    res["clean"] = not any(v for c in res["checks"].values() for v in c.values()) and not any(res["schema_overlap"].values())
+    return res
+
+def build_mini_pool(params: dict[str, Any], sets: dict[str, dict] | None = None, runs: Path | None = None,
+                    pools: Path | None = None) -> dict:
+    "The pool of the measured candidates with `pool_band` passes of `base_seeds`, decontaminated; writes each pool folder and the report."
+    from sqlforge.passk import passk_summary, select_band, task_passes, write_pool
+    from sqlforge.tasks import load_suite
+    sets, k = sets or REPLICATION_SETS, params.get("base_seeds", 8)
+    band, runs = _seq(params.get("pool_band", (1, 7))), runs or base_run_dir("x").parent
+    pools = pools or project_root() / "results" / "pools"
+    suites = {n: load_suite(set_suite(n, sets, params.get("synth_dir"))) for n in sets}
+    pool_names = [n for n, s in sets.items() if s["role"] == "pool"]
+    missing = [n for n in pool_names if not (runs / n / "summary.json").exists()]
+    if missing: raise FileNotFoundError(f"the base measurement of {', '.join(missing)} is not finished: "
+                                        f"python -m sqlforge.climb --preset mini --base {' '.join(missing)}")
+    report = {"k": k, "band": list(band), "sets": {}}
+    held_gold = {_norm_sql(t.gold_sql) for n, s in sets.items() if s["role"] != "pool" for t in suites[n].tasks if t.gold_sql}
+    kept = {}
+    for n in pool_names:
+        counts = task_passes(read_jsonl(runs / n / "episodes.jsonl"))
+        twins = {t.id for t in suites[n].tasks if t.gold_sql and _norm_sql(t.gold_sql) in held_gold}
+        ids = set(select_band(counts, k, band)) - twins
+        kept[n] = (counts, [t for t in suites[n].tasks if t.id in ids])
+        hist = [sum(1 for a, c in counts.values() if a == k and c == i) for i in range(k + 1)]
+        report["sets"][n] = {"measured": len(counts), "kept": len(kept[n][1]), "passes_histogram": hist,
+                             "dropped_same_gold_as_heldout": sorted(twins),
+                             **passk_summary(counts, sorted({1, k}))}
+    from sqlforge.tasks import Suite
+    pool_suites = {n: Suite(n, suites[n].path, tuple(kept[n][1]), suites[n].registry) for n in pool_names}
+    held = {n: suites[n] for n, s in sets.items() if s["role"] != "pool"}
+    off = [suites[n] for n, s in sets.items() if s["role"] == "off-family"]
+    report["decontamination"] = decontaminate(pool_suites, held, off)
+    if not report["decontamination"]["clean"]:
+        raise ValueError(f"the pool meets a held-out set: {json.dumps(report['decontamination'])[:2000]}")
+    for n in pool_names:
+        counts, tasks = kept[n]
+        report["sets"][n]["pool"] = str(write_pool(suites[n], tasks, counts, pools / MINI_POOLS[n], source_run=f"results/mini-base/{n}"))
+    report["pool_tasks"] = sum(len(t) for _, t in kept.values())
+    atomic_write_json(pools / "mini-pool-report.json", report)
+    return report
+
+# %% ../nbs/21_climb.ipynb #m1n1c0d3
+def judge_sets(params: dict[str, Any], cfg: GRPOConfig, last: int, sets: dict[str, dict] | None = None,
+               progress: bool = True) -> dict[str, Path]:
+    "Judge the climb's last step on each of its `judge_sets` with `judge_seeds` seeds (resumable): run folder by set."
+    from sqlforge.sweeps import SweepConfig, run_sweep
+    sets, runs = sets or REPLICATION_SETS, {}
+    adapter = cfg.adapters_dir() / cfg.climb / f"step{last}"
+    for name in _seq(params.get("judge_sets") or ()):
+        sc = SweepConfig(model=cfg.model, adapter=str(adapter), suite=str(set_suite(name, sets, params.get("synth_dir"))),
+                         seeds=tuple(range(params.get("judge_seeds", 5))), harness=judge_harness(cfg),
+                         batch_size=params.get("judge_batch", 64), device=cfg.device, run=f"step{last}",
+                         out=str(cfg.run_dir() / "judge" / name / f"step{last}"))
+        runs[name] = run_sweep(sc, progress=progress)
+    return runs
+
 # %% ../nbs/21_climb.ipynb #cf710cdb
 def plot_curves(metrics: str | Path, window: int = 5, title: str | None = None):
     "A figure of a climb's learning curves from its metrics.jsonl."
@@ -278,6 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", default="demo", help=f"one of {', '.join(PRESETS)}")
     ap.add_argument("-p", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"), help="override a parameter")
     ap.add_argument("--no-judge", action="store_true", help="skip the held-out judge")
+    ap.add_argument("--base", nargs="*", metavar="SET", help="measure the base model on the replication sets (all, or "
+                    "those named) and write the pool from them, instead of climbing")
     ap.add_argument("--train-until-s", type=float, default=None,
                     help="start no GRPO step that would end later than this many seconds after the command started "
                          "(for machines lent by the call; the same command goes on from there)")
@@ -285,6 +468,13 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     params = resolve(a.preset, **{k: cli_value(v) for k, v in a.p})
     cfg, sft_cfg = climb_configs(params)
+    if a.base is not None:
+        for name, run in measure_base(params, a.base or None).items(): print(f"base model, {name}: {run}")
+        if all((base_run_dir(n) / "summary.json").exists() for n in MINI_POOLS):
+            rep = build_mini_pool(params)
+            print(f"pool: {rep['pool_tasks']} tasks with {rep['band'][0]}-{rep['band'][1]} passes of {rep['k']}: "
+                  + ", ".join(f"{n} {s['kept']}/{s['measured']}" for n, s in rep["sets"].items()))
+        return 0
     suite, _ = prepare_pool(params, cfg)
     if sft_cfg is not None: cfg = warm_up(params, cfg, sft_cfg, suite)
     budget = None if a.train_until_s is None else max(a.train_until_s - (time.monotonic() - t0), 0.0)
@@ -292,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"climb {cfg.climb}: steps {start} → {done} of {cfg.steps}; outputs in {cfg.run_dir()} and {cfg.adapters_dir() / cfg.climb}")
     if not a.no_judge:
         for arm, run in judge_heldout(params, cfg, last=done).items(): print(f"held-out judge, {arm}: {run}")
+        for name, run in judge_sets(params, cfg, done).items(): print(f"judge, step{done} on {name}: {run}")
     return 0
 
 if __name__ == "__main__" and "__file__" in globals(): sys.exit(main())

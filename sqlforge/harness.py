@@ -4,23 +4,23 @@
 
 # %% ../nbs/11_harness.ipynb #d11e5b1a
 from __future__ import annotations
-import dataclasses, json, re, sqlite3, sys, time
+import dataclasses, functools, json, re, sqlite3, sys, time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from .core import sha256_json
-from .models import ChatFormat, SamplingParams, _splitmix64
+from .models import SQLFORGE_TEMPLATE, ChatFormat, SamplingParams, _splitmix64
 from .sandbox import QueryResult, SandboxLimits, SqlPool
 from .tasks import Suite, Task, score_submission
 from .verify import Outcome, Verdict
 
 # %% auto #0
-__all__ = ['TOOLS', 'TOOL_CALL_RE', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text', 'task_messages', 'ToolCall',
-           'ParsedTurn', 'split_thinking', 'parse_turn', 'format_observation', 'HarnessConfig', 'budget_note',
-           'Generation', 'Backend', 'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main',
-           'ScriptedBackend']
+__all__ = ['TOOLS', 'TOOL_CALL_RE', 'PROTOCOLS', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text', 'task_messages',
+           'ToolCall', 'ParsedTurn', 'call_example', 'format_hint', 'no_call_note', 'split_thinking', 'bare_json_calls',
+           'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig', 'budget_note', 'protocol', 'Generation',
+           'Backend', 'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main', 'ScriptedBackend']
 
 # %% ../nbs/11_harness.ipynb #a7d04432
 TOOLS = [
@@ -75,10 +75,11 @@ def task_messages(suite: Suite, task: Task, max_turns: int, obs_rows: int) -> tu
 # %% ../nbs/11_harness.ipynb #0ff3f7bb
 @dataclass(frozen=True)
 class ToolCall:
-    "One parsed call: `name` run_sql/submit with its `sql`, or an `error` saying why it is malformed."
+    "One parsed call: `name` run_sql/submit with its `sql`, or an `error` saying why it is malformed; `rule` read it."
     name: str | None
     sql: str | None = None
     error: str | None = None
+    rule: str | None = None   # "xml", "json", "bare-json", or "tagged" (a <tool_call> that could not be read)
 
 @dataclass(frozen=True)
 class ParsedTurn:
@@ -92,8 +93,26 @@ TOOL_CALL_RE = re.compile(r"<tool_call>(.*?)(</tool_call>|$)", re.S)   # one cal
 _XML_FN_RE = re.compile(r"^\s*<function=([^>\s]+)>(.*?)</function>\s*$", re.S)
 _XML_PARAM_RE = re.compile(r"<parameter=([^>\s]+)>\n?(.*?)\n?</parameter>", re.S)
 _SQL_FENCE_RE = re.compile(r"```sql[ \t]*\n(.*?)```", re.S | re.I)
-_FORMAT_HINT = ("write <tool_call>\\n<function=run_sql>\\n<parameter=sql>\\nSELECT ...\\n</parameter>\\n</function>\\n"
-                "</tool_call> (or submit instead of run_sql)")
+_EMPTY_FENCE_RE = re.compile(r"```[\w-]*\s*```")
+_JSON = json.JSONDecoder(strict=False)   # models write newlines inside SQL strings
+
+@functools.lru_cache(maxsize=None)
+def call_example(chat: ChatFormat, name: str = "run_sql") -> str:
+    "The chat template's own text of a call of `name` with sql `SELECT ...`: what reminders and error hints show."
+    return chat.call_text(name, {"sql": "SELECT ..."})
+
+@functools.lru_cache(maxsize=None)
+def _sqlforge_chat() -> ChatFormat:
+    return ChatFormat.from_template(SQLFORGE_TEMPLATE, source="sqlforge")
+
+def format_hint(chat: ChatFormat | None = None) -> str:
+    "How to write a call, on one line, in the syntax of `chat` (default: the sqlforge template)."
+    return "write " + call_example(chat or _sqlforge_chat()).replace("\n", "\\n") + " (or submit instead of run_sql)"
+
+def no_call_note(chat: ChatFormat | None = None) -> str:
+    "The reminder after a turn with neither a call nor a fenced SQL block, in the syntax of `chat`."
+    return ("No tool call found in your reply. Call run_sql to run a query, or submit with your final SQL query; "
+            "write " + call_example(chat or _sqlforge_chat()))
 
 def split_thinking(text: str, thinking: bool) -> tuple[str, str]:
     "(thinking, answer) of a generated turn under rule 1."
@@ -102,32 +121,68 @@ def split_thinking(text: str, thinking: bool) -> tuple[str, str]:
         return th.replace("<think>", "", 1).strip("\n"), ans.strip("\n")
     return (text, text) if thinking else ("", text)
 
-def _parse_call(body: str, closed: bool) -> ToolCall:
-    "One `<tool_call>` body as XML or JSON."
-    if not closed: return ToolCall(None, error=f"the <tool_call> is not closed with </tool_call>; {_FORMAT_HINT}")
-    if m := _XML_FN_RE.match(body):
-        name, params = m.group(1), dict(_XML_PARAM_RE.findall(m.group(2)))
-    else:
-        try: obj = json.loads(body)
-        except json.JSONDecodeError: return ToolCall(None, error=f"cannot read this tool call; {_FORMAT_HINT}")
-        if not isinstance(obj, dict): return ToolCall(None, error=f"a JSON tool call must be an object; {_FORMAT_HINT}")
-        name, params = obj.get("name"), obj.get("arguments", obj.get("parameters", {}))
-        if isinstance(params, str):
-            try: params = json.loads(params)
-            except json.JSONDecodeError: return ToolCall(name, error="the arguments are not valid JSON")
+def _named_call(obj: dict, rule: str) -> ToolCall:
+    "A JSON call object `{name, arguments}` checked against the two tools."
+    name, params = obj.get("name"), obj.get("arguments", obj.get("parameters", {}))
+    if isinstance(params, str):
+        try: params = json.loads(params)
+        except json.JSONDecodeError: return ToolCall(name, error="the arguments are not valid JSON", rule=rule)
     if name not in ("run_sql", "submit"):
-        return ToolCall(name, error=f"unknown tool {name!r}; the tools are run_sql and submit")
+        return ToolCall(name, error=f"unknown tool {name!r}; the tools are run_sql and submit", rule=rule)
     if not isinstance(params, dict) or not isinstance(params.get("sql"), str):
-        return ToolCall(name, error=f"{name} needs a string parameter named sql")
-    return ToolCall(name, sql=params["sql"])
+        return ToolCall(name, error=f"{name} needs a string parameter named sql", rule=rule)
+    return ToolCall(name, sql=params["sql"], rule=rule)
 
-def parse_turn(text: str, thinking: bool = True) -> ParsedTurn:
-    "Apply the four rules above to one generated turn (its text without the end-of-turn token)."
+def _parse_call(body: str, closed: bool, hint: str) -> ToolCall:
+    "One `<tool_call>` body as XML or JSON (rule 2)."
+    if not closed: return ToolCall(None, error=f"the <tool_call> is not closed with </tool_call>; {hint}", rule="tagged")
+    if m := _XML_FN_RE.match(body):
+        return _named_call({"name": m.group(1), "arguments": dict(_XML_PARAM_RE.findall(m.group(2)))}, "xml")
+    try: obj = json.loads(body)
+    except json.JSONDecodeError: return ToolCall(None, error=f"cannot read this tool call; {hint}", rule="tagged")
+    if not isinstance(obj, dict): return ToolCall(None, error=f"a JSON tool call must be an object; {hint}", rule="tagged")
+    return _named_call(obj, "json")
+
+_CALL_KEYS = ({"name", "arguments"}, {"name", "parameters"})
+
+def _brace_end(text: str, i: int) -> int:
+    "The index after the brace that closes the one at `i`, counting braces naively; len(text) if it never closes."
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[j], 0)
+        if depth == 0: return j + 1
+    return len(text)
+
+def bare_json_calls(answer: str) -> list[tuple[int, int, dict]]:
+    """Rule 3's calls: (start, end, object) of each top-level JSON object in `answer` whose keys are exactly a string
+    `name` and `arguments` (or `parameters`). Objects nested in others, parsed or not, are never candidates."""
+    out, i = [], answer.find("{")
+    while i != -1:
+        try: obj, end = _JSON.raw_decode(answer, i)
+        except json.JSONDecodeError: end = _brace_end(answer, i)      # skip what this unreadable object encloses
+        else:
+            if isinstance(obj, dict) and set(obj) in _CALL_KEYS and isinstance(obj["name"], str): out.append((i, end, obj))
+        i = answer.find("{", end)
+    return out
+
+def parse_turn(text: str, thinking: bool = True, chat: ChatFormat | None = None) -> ParsedTurn:
+    "Apply the rules above to one generated turn (its text without the end-of-turn token); hints in `chat`'s syntax."
     th, ans = split_thinking(text, thinking)
-    calls = tuple(_parse_call(m.group(1), m.group(2) == "</tool_call>") for m in TOOL_CALL_RE.finditer(ans))
+    tagged = list(TOOL_CALL_RE.finditer(ans))
+    if tagged:
+        hint = format_hint(chat)
+        calls = tuple(_parse_call(m.group(1), m.group(2) == "</tool_call>", hint) for m in tagged)
+    else: calls = tuple(_named_call(obj, "bare-json") for _, _, obj in bare_json_calls(ans))
     sub = None
     if not calls and (blocks := _SQL_FENCE_RE.findall(ans)): sub = blocks[-1].strip()
     return ParsedTurn(th, ans, calls, sub)
+
+def answer_prose(answer: str) -> str:
+    "An answer with the calls the rules found cut out (tagged calls, else bare JSON calls and the fences left empty)."
+    if TOOL_CALL_RE.search(answer): return TOOL_CALL_RE.sub("", answer).strip()
+    spans = bare_json_calls(answer)
+    for start, end, _ in reversed(spans): answer = answer[:start] + answer[end:]
+    return (_EMPTY_FENCE_RE.sub("", answer) if spans else answer).strip()
 
 # %% ../nbs/11_harness.ipynb #50d429ea
 def _cell(v: Any) -> str:
@@ -173,6 +228,17 @@ def budget_note(turns_left: int, nudge_turns: int) -> str | None:
     if turns_left > nudge_turns: return None
     if turns_left <= 1: return "[last turn: call submit now with your final SQL]"
     return f"[{turns_left} turns left: stop exploring soon and submit one final SQL query]"
+
+# %% ../nbs/11_harness.ipynb #b4e9a1c5
+PROTOCOLS: dict[str, HarnessConfig] = {
+    "explore": HarnessConfig(max_turns=8, max_context=16384, nudge_turns=3, thinking=False,
+                             sampling=SamplingParams(max_new_tokens=512)),
+}
+
+def protocol(name: str) -> HarnessConfig:
+    "A named protocol (`PROTOCOLS`); an unknown name fails with the known ones."
+    if name not in PROTOCOLS: raise ValueError(f"unknown protocol {name!r}; known: {', '.join(PROTOCOLS)}")
+    return PROTOCOLS[name]
 
 # %% ../nbs/11_harness.ipynb #d400c4b2
 @dataclass(frozen=True)
@@ -280,7 +346,7 @@ def _absorb(ep: _Episode, gen: Generation) -> tuple[ParsedTurn, bool]:
     tr.truncations += not ended
     body = gen.token_ids[:-1] if ended else gen.token_ids
     text = ep.backend.tokenizer.decode(list(body), skip_special_tokens=False)
-    parsed = parse_turn(text, ep.cfg.thinking)
+    parsed = parse_turn(text, ep.cfg.thinking, ep.backend.chat)
     tr.steps.append({"role": "assistant", "turn": tr.turns, "text": text, "thinking": parsed.thinking,
                      "answer": parsed.answer, "truncated": not ended,
                      "calls": [dataclasses.asdict(c) for c in parsed.calls], "text_submission": parsed.text_submission})
@@ -302,14 +368,11 @@ def _observe(ep: _Episode, responses: list[dict], ended: bool) -> None:
 # %% ../nbs/11_harness.ipynb #c06678a8
 def _response(call: ToolCall, res: QueryResult | None, cfg: HarnessConfig) -> dict:
     "The readable record and the text of one tool response."
-    if call.error: return {"name": call.name, "sql": call.sql, "text": f"ERROR: {call.error}", "error": call.error}
+    if call.error: return {"name": call.name, "sql": call.sql, "text": f"ERROR: {call.error}", "error": call.error, "rule": call.rule}
     text = format_observation(res, cfg.obs_rows, cfg.obs_chars)
-    return {"name": call.name, "sql": call.sql, "text": text, "columns": list(res.columns),
+    return {"name": call.name, "sql": call.sql, "rule": call.rule, "text": text, "columns": list(res.columns),
             "rows": [[_cell(v) for v in r] for r in res.rows[:cfg.obs_rows]], "n_rows": res.n_rows,
             "overflow": res.overflow, "error": res.error, "seconds": round(res.seconds, 4)}
-
-_NO_CALL = ("No tool call found in your reply. Call run_sql to run a query, or submit with your final SQL query; "
-            "write <tool_call>\n<function=run_sql>\n<parameter=sql>\nSELECT ...\n</parameter>\n</function>\n</tool_call>")
 
 # %% ../nbs/11_harness.ipynb #4224a237
 def _calls_before_submit(parsed: ParsedTurn) -> tuple[list[ToolCall], tuple[str, str] | None]:
@@ -347,7 +410,7 @@ def _act(live: list[tuple[_Episode, ParsedTurn, bool]], pool: SqlPool, cfg: Harn
             if responses: tr.steps.append({"role": "tool", "turn": tr.turns, "responses": responses, "note": None})
             ep.finish(Outcome.NO_SUBMIT, "submit", f"no submission within {cfg.max_turns} turns")
         else:
-            _observe(ep, responses or [{"name": None, "sql": None, "text": _NO_CALL, "error": "no tool call"}], ended)
+            _observe(ep, responses or [{"name": None, "sql": None, "text": no_call_note(ep.backend.chat), "error": "no tool call"}], ended)
     return submissions
 
 # %% ../nbs/11_harness.ipynb #fe4ec9e0
@@ -429,11 +492,11 @@ def transcript_text(tr: Transcript, think_chars: int = 400) -> str:
             head = f"--- turn {s['turn']}" + (" (truncated)" if s["truncated"] else "")
             out.append(head)
             if s["thinking"] and s["thinking"] != s["answer"]: out.append(f"  thinking: {_short(s['thinking'], think_chars)}")
-            prose = TOOL_CALL_RE.sub("", s["answer"]).strip()
+            prose = answer_prose(s["answer"])
             if prose and prose != s["thinking"]: out.append(f"  says: {_short(prose, think_chars)}")
         elif s["role"] == "tool":
             for r in s["responses"]:
-                if r.get("sql"): out.append(f"  {r['name']}: {r['sql'].strip()}")
+                if r.get("sql"): out.append(f"  {r['name']}" + (f" [{r['rule']}]" if r.get("rule") else "") + f": {r['sql'].strip()}")
                 out.append("    " + r["text"].replace("\n", "\n    "))
             if s.get("note"): out.append(f"  note: {s['note']}")
         elif s["role"] == "verdict": out.append(f"SUBMITTED ({tr.via}): {tr.submitted_sql}\nVERDICT: {s['outcome']} [{s['gate']}] {s['message']}")
@@ -455,12 +518,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--max-turns", type=int, default=HarnessConfig.max_turns)
     ap.add_argument("--max-new-tokens", type=int, default=SamplingParams.max_new_tokens)
     ap.add_argument("--no-thinking", action="store_true")
+    ap.add_argument("--protocol", choices=sorted(PROTOCOLS), help="a named protocol (replaces the four options above)")
     a = ap.parse_args(argv)
     from sqlforge.tasks import load_suite
     suite = load_suite(a.tasks)
     pol = load_policy(a.model, adapter=a.adapter, device=a.device)
-    cfg = HarnessConfig(max_turns=a.max_turns, thinking=not a.no_thinking,
-                        sampling=SamplingParams(max_new_tokens=a.max_new_tokens))
+    cfg = protocol(a.protocol) if a.protocol else HarnessConfig(max_turns=a.max_turns, thinking=not a.no_thinking,
+                                                                sampling=SamplingParams(max_new_tokens=a.max_new_tokens))
     for tr in run_episodes(TransformersBackend(pol), suite, [(t, a.seed) for t in suite.tasks[:a.n]], cfg):
         print(transcript_text(tr), end="\n\n")
     return 0

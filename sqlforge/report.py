@@ -354,7 +354,7 @@ def parity_check(model: str = "tiny-qwen3.5", tasks: str = "demo", task_ids: Seq
             "seconds": round(time.time() - t0, 1)}
 
 # %% ../nbs/50_report.ipynb #883c90dd
-CHAPTERS = ("51_question_design.ipynb", "52_results.ipynb", "53_parity.ipynb", "54_costs.ipynb", "60_transcripts.ipynb")
+CHAPTERS = ("51_question_design.ipynb", "52_results.ipynb", "53_parity.ipynb", "54_costs.ipynb", "55_replication.ipynb", "60_transcripts.ipynb")
 
 @contextmanager
 def outside_tests():

@@ -289,7 +289,7 @@ class DatabaseRegistry:
     def __len__(self) -> int: return len(self.entries)
 
 # %% ../nbs/02_tasks.ipynb #20e1641f
-BUILT_SUITES = ("synth", "tpch", "tpcds", "spider2-lite", "bird-minidev", "bird-train")
+BUILT_SUITES = ("synth", "tpch", "tpcds", "spider2-chinook", "spider2-lite", "bird-minidev", "bird-train")
 
 def demo_suite_path() -> Path:
     "The embedded demo suite's task file, shipped inside the package."
