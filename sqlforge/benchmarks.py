@@ -85,7 +85,7 @@ def write_manifest(out_dir: Path, config: Any, sources: dict[str, Path], determi
     m = run_manifest(config, sources, **extra)
     if deterministic:
         m = {k: v for k, v in m.items() if k not in _VOLATILE}
-        m["data"] = {k: {"file": Path(v["path"]).name, "sha256": v["sha256"]} for k, v in m["data"].items()}
+        m["data"] = {k: {"file": Path(v.get("path") or v["name"]).name, "sha256": v["sha256"]} for k, v in m["data"].items()}
     return atomic_write_json(Path(out_dir) / "build.json", m)
 
 def _entry(name: str, path: Path, source: str) -> DatabaseEntry:

@@ -217,7 +217,7 @@ def train(cfg: GRPOConfig, progress: bool = True, budget_s: float | None = None)
         trainer.run(budget_s=budget_s)
         last = cfg.adapters_dir() / cfg.climb / f"step{trainer.step_done}"
         if trainer.is_main and trainer.step_done and not (last / "adapter_config.json").exists():
-            save_adapter(trainer.policy.model, last)        # a climb cut short (`steps` lowered on resume) ends with one too
+            save_adapter(trainer.policy.model, last, trainer.policy.name)        # a climb cut short (`steps` lowered on resume) ends with one too
         return start, trainer.step_done
 
 # %% ../nbs/21_climb.ipynb #1f6e03c2

@@ -4,14 +4,15 @@
 
 # %% ../nbs/00_core.ipynb #62a2bb93
 from __future__ import annotations
-import dataclasses, hashlib, importlib.metadata, json, os, platform, subprocess, sys, tempfile, time
+import dataclasses, hashlib, importlib.metadata, json, os, platform, re, subprocess, sys, tempfile, time
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 # %% auto #0
-__all__ = ['MANIFEST_PACKAGES', 'project_root', 'cache_dir', 'sha256_bytes', 'sha256_file', 'canonical_json', 'sha256_json',
-           'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'JsonlError', 'read_jsonl', 'iter_jsonl',
-           'JsonlLog', 'config_to_dict', 'git_state', 'package_versions', 'accelerator', 'run_manifest',
+__all__ = ['CACHE_PREFIX', 'MANIFEST_PACKAGES', 'project_root', 'cache_dir', 'sha256_bytes', 'sha256_file', 'canonical_json',
+           'sha256_json', 'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'JsonlError', 'read_jsonl',
+           'iter_jsonl', 'JsonlLog', 'cache_root', 'portable_path', 'record_path', 'display_path', 'resolve_path',
+           'portable', 'config_to_dict', 'git_state', 'package_versions', 'accelerator', 'data_record', 'run_manifest',
            'check_parameters']
 
 # %% ../nbs/00_core.ipynb #2129b83d
@@ -148,6 +149,53 @@ class JsonlLog:
         with open(self.path, "ab") as f:
             f.write(data); f.flush(); os.fsync(f.fileno())
 
+# %% ../nbs/00_core.ipynb #9c640297
+CACHE_PREFIX = "cache:"
+
+def cache_root() -> Path:
+    "The sqlforge cache folder (`$SQLFORGE_CACHE`, default `~/.cache/sqlforge`), not created."
+    return Path(os.environ.get("SQLFORGE_CACHE") or Path.home() / ".cache" / "sqlforge")
+
+def _repo_or_none() -> Path | None:
+    try: return project_root()
+    except FileNotFoundError: return None
+
+def portable_path(path: str | Path, repo: str | Path | None = None, caches: Iterable[str | Path] = ()) -> str | None:
+    "A machine-independent name of `path`: repository-relative, `../shared/...`, `cache:...`, or None when outside them all."
+    p = Path(path).expanduser()
+    repo = Path(repo) if repo else _repo_or_none()
+    for q in dict.fromkeys((Path(os.path.abspath(p)), p.resolve())):
+        if repo is not None and q.is_relative_to(repo): return q.relative_to(repo).as_posix()
+        if repo is not None and q.is_relative_to(repo.parent / "shared"):
+            return "../" + q.relative_to(repo.parent).as_posix()
+        for c in (cache_root(), *map(Path, caches)):
+            if q.is_relative_to(c): return CACHE_PREFIX + q.relative_to(c).as_posix()
+    return None
+
+def record_path(path: str | Path, **kw: Any) -> str:
+    "How a record names a file: its portable name, else its file name alone (the record keeps its sha256 beside it)."
+    return portable_path(path, **kw) or Path(path).name
+
+def display_path(path: str | Path) -> str:
+    "How a message names a file: its portable name, else the path as given."
+    return portable_path(path) or str(path)
+
+def resolve_path(name: str | Path, base: str | Path | None = None) -> Path:
+    "A recorded name read back here: `cache:` under this cache, an absolute path as is, anything else under `base` (default the repository)."
+    s = str(name)
+    if s.startswith(CACHE_PREFIX): return cache_root() / s[len(CACHE_PREFIX):]
+    p = Path(s).expanduser()
+    return p if p.is_absolute() else Path(base or project_root()) / p
+
+_ABS = re.compile(r"^(?:/|~/)[^\n]*$")
+
+def portable(obj: Any, **kw: Any) -> Any:
+    "A JSON-like record with every string that is an absolute path replaced by `record_path` of it."
+    if isinstance(obj, dict): return {k: portable(v, **kw) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)): return [portable(v, **kw) for v in obj]
+    if isinstance(obj, str) and _ABS.match(obj): return record_path(obj, **kw)
+    return obj
+
 # %% ../nbs/00_core.ipynb #9c70f371
 MANIFEST_PACKAGES = ("sqlforge", "torch", "transformers", "peft", "accelerate", "tokenizers", "safetensors", "sqlglot",
                      "numpy", "pandas", "scipy", "vllm", "papermill", "nbdev")
@@ -184,18 +232,23 @@ def accelerator() -> dict:
     p = torch.cuda.get_device_properties(0)
     return {"cuda": True, "name": p.name, "count": torch.cuda.device_count(), "memory_gib": round(p.total_memory / 2**30, 1)}
 
+def data_record(path: str | Path) -> dict:
+    "A data file as a record names it: `path` (portable) or `name` (a file outside the repository and cache), and its sha256."
+    p = portable_path(path)
+    return {"path": p, "sha256": sha256_file(path)} if p is not None else {"name": Path(path).name, "sha256": sha256_file(path)}
+
 def run_manifest(config: Any, data_files: dict[str, str | Path] | None = None, **extra: Any) -> dict:
-    "What a run writes beside its results: config, git state, versions, machine, and sha256 of its input files."
-    return {
+    "What a run writes beside its results: config, git state, versions, machine, sha256 of its input files; paths portable."
+    return portable({
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "config": config_to_dict(config),
         "git": git_state(),
         "python": sys.version.split()[0],
         "packages": package_versions(),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), **accelerator()},
-        "data": {k: {"path": str(v), "sha256": sha256_file(v)} for k, v in (data_files or {}).items()},
-        **extra,
-    }
+        "data": {k: data_record(v) for k, v in (data_files or {}).items()},
+        **config_to_dict(extra),
+    })
 
 # %% ../nbs/00_core.ipynb #74332029
 def check_parameters(namespace: dict, before: Iterable[str], known: Iterable[str], notebook: str) -> None:

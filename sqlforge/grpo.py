@@ -468,8 +468,12 @@ def atomic_dir(dst: Path):
     finally:
         if tmp.exists(): shutil.rmtree(tmp)
 
-def save_adapter(model: torch.nn.Module, dst: Path) -> Path:
-    "Save the LoRA adapter (adapter_config.json + adapter_model.safetensors) to `dst`, atomically."
+def save_adapter(model: torch.nn.Module, dst: Path, base: str | None = None) -> Path:
+    """Save the LoRA adapter (adapter_config.json + adapter_model.safetensors) to `dst`, atomically, naming its base
+    model `base` (default: the folder it was loaded from) by its Hub id or sqlforge name, never by a local folder."""
+    from sqlforge.models import base_model_id
+    for c in model.peft_config.values():
+        c.base_model_name_or_path = base_model_id(base or c.base_model_name_or_path)
     with atomic_dir(dst) as tmp: model.save_pretrained(str(tmp))
     return Path(dst)
 
@@ -590,7 +594,7 @@ class GRPOTrainer:
         # 7. checkpoint and adapters
         if step % cfg.ckpt_every == 0 or step == cfg.steps: self.save_checkpoint()
         if step == cfg.steps or step in cfg.save_steps or (cfg.save_every and step % cfg.save_every == 0):
-            save_adapter(self.policy.model, cfg.adapters_dir() / cfg.climb / f"step{step}")
+            save_adapter(self.policy.model, cfg.adapters_dir() / cfg.climb / f"step{step}", self.policy.name)
         return row
 
     # -- where a data-parallel trainer differs (chapter 22 overrides these); here, one process does everything -----------
@@ -826,7 +830,7 @@ def sft_warmup(policy: Policy, suite: Suite, cfg: SFTConfig, harness: HarnessCon
                              "tokens": st["tokens"], "grad_norm": round(gn, 5)})
                 bar.update(1); bar.set_postfix(nll=f"{rows[-1]['nll']:.3f}")
     if out is not None:
-        save_adapter(pol.model, Path(out))
+        save_adapter(pol.model, Path(out), pol.name)
         atomic_write_json(Path(out) / "sft.json", {"config": config_to_dict(cfg), "harness": config_to_dict(harness),
                           "trajectories": len(trs), "failed": failed, "rows": rows, "seconds": round(time.time() - t0, 1)})
     return pol, rows

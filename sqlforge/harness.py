@@ -55,13 +55,19 @@ _JUDGED = {
 _SCHEMA_CACHE: dict[tuple, str] = {}
 
 def schema_text(db_path: str | Path) -> str:
-    "The `CREATE` statements of a database's tables and views (cached by path, size and mtime)."
+    "The `CREATE` statements of a database's tables and views (cached by path, size and mtime); a file that cannot be read raises."
     p = Path(db_path)
     key = (str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns)
     if key not in _SCHEMA_CACHE:
-        with sqlite3.connect(f"file:{p}?mode=ro", uri=True) as con:
-            rows = con.execute("SELECT sql FROM sqlite_master WHERE type IN ('table', 'view') AND sql IS NOT NULL "
-                               "AND name NOT LIKE 'sqlite_%' ORDER BY type, name").fetchall()
+        try:
+            with sqlite3.connect(f"file:{p}?mode=ro", uri=True) as con:
+                rows = con.execute("SELECT sql FROM sqlite_master WHERE type IN ('table', 'view') AND sql IS NOT NULL "
+                                   "AND name NOT LIKE 'sqlite_%' ORDER BY type, name").fetchall()
+                check = con.execute("PRAGMA quick_check(1)").fetchone()[0]    # every page, once per file version
+            if check != "ok": raise sqlite3.DatabaseError(" ".join(check.split()))
+        except sqlite3.Error as e:                  # not a database, torn, unopenable: the episode becomes infra_error
+            from sqlforge.core import display_path
+            raise sqlite3.DatabaseError(f"cannot read the database {display_path(p)}: {e}") from None
         _SCHEMA_CACHE[key] = ";\n\n".join(r[0].strip() for r in rows) + ";"
     return _SCHEMA_CACHE[key]
 
@@ -403,7 +409,10 @@ def _act(live: list[tuple[_Episode, ParsedTurn, bool]], pool: SqlPool, cfg: Harn
         tr.seconds["sql"] = round(tr.seconds.get("sql", 0.0) + share, 4)
         tr.n_run_sql += sum(s is not None for s in slots)
         responses = [_response(c, None if s is None else results[s], cfg) for c, s in zip(calls, slots)]
-        if sub is not None:
+        if failed := next((results[s] for s in slots if s is not None and results[s].error_kind == "infra"), None):
+            tr.steps.append({"role": "tool", "turn": tr.turns, "responses": responses, "note": None})
+            ep.finish(Outcome.INFRA_ERROR, "infra", failed.error)       # our side failed: never the model's fault
+        elif sub is not None:
             if responses: tr.steps.append({"role": "tool", "turn": tr.turns, "responses": responses, "note": None})
             submissions.append((ep, *sub))
         elif tr.turns >= cfg.max_turns:

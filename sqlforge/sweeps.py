@@ -10,26 +10,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .core import (JsonlLog, atomic_write_bytes, atomic_write_json, config_to_dict, project_root, read_jsonl,
-                           run_manifest, sha256_file)
+from .core import (JsonlLog, atomic_write_bytes, atomic_write_json, config_to_dict, display_path, portable,
+                           project_root, read_jsonl, run_manifest, sha256_file)
 from .harness import HarnessConfig, Transcript, run_episodes
 from .models import SamplingParams
-from .tasks import Suite, load_suite
+from .tasks import Suite, load_suite, suite_path
 from .verify import Outcome
 
 # %% auto #0
-__all__ = ['BACKENDS', 'SweepConfig', 'sweep_config', 'sweep_jobs', 'episode_key', 'pack_transcripts', 'unpack_transcripts',
-           'read_transcript', 'summarize', 'load_sweep_policy', 'make_backend', 'run_sweep', 'finish_run',
-           'merge_shards', 'parse_sweep_args', 'summary_text', 'main']
+__all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'sweep_jobs', 'episode_key', 'pack_transcripts',
+           'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy', 'make_backend', 'run_sweep',
+           'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args', 'summary_text', 'main']
 
 # %% ../nbs/13_sweeps.ipynb #5523f796
 BACKENDS = ("transformers", "openai", "vllm")
+DEFAULT_MODEL = "smollm2-135m"
 
 @dataclass(frozen=True)
 class SweepConfig:
     "A sweep: which policy (model, adapter), which tasks and seeds, which backend, the harness, and where to write."
-    model: str = "smollm2-135m"
-    adapter: str | None = None        # "step150" (with climb) → adapters/<climb>/step150, or a path
+    model: str | None = None          # None: the adapter's own base model, or DEFAULT_MODEL for the base arm
+    adapter: str | None = None        # "step150" (the one climb that has it, or with climb) → adapters/<climb>/step150, or a path
     climb: str | None = None
     suite: str = "demo"               # demo, a built suite name, or a tasks .jsonl path
     seeds: tuple[int, ...] = (0,)
@@ -40,6 +41,7 @@ class SweepConfig:
     num_shards: int = 1
     batch_size: int = 64
     limit: int | None = None          # only the first `limit` tasks (smoke runs)
+    task_ids: tuple[str, ...] | None = None  # only these tasks (kept in the suite's order)
     device: str = "auto"
     run: str | None = None            # run folder name; default from model and adapter
     out: str | None = None            # run folder; default results/<suite>/<run>
@@ -55,9 +57,25 @@ class SweepConfig:
             raise ValueError(f"shard/num_shards: need 0 <= shard < num_shards, got shard={self.shard}, num_shards={self.num_shards}")
         if self.batch_size < 1: raise ValueError(f"batch_size must be >= 1, got {self.batch_size}")
         if self.limit is not None and self.limit < 1: raise ValueError(f"limit must be >= 1 or None, got {self.limit}")
-        if self.adapter is not None and self.climb is None and not Path(self.adapter).expanduser().exists():
-            raise ValueError(f"adapter={self.adapter!r} is neither a path nor resolvable without climb= "
-                             f"(e.g. climb='demo', adapter='step150' means adapters/demo/step150)")
+        if self.task_ids is not None:
+            object.__setattr__(self, "task_ids", tuple(str(t) for t in self.task_ids))
+            if not self.task_ids: raise ValueError("task_ids: give at least one task id, or None for every task")
+        self._resolve_model()
+
+    def _resolve_model(self) -> None:
+        "The adapter's folder (a bare step name: the one climb that has it) and the model: given, the adapter's base, or the default."
+        from sqlforge.models import adapter_base_model, adapter_dir, builtin_name, same_model
+        if self.model is not None: object.__setattr__(self, "model", builtin_name(self.model) or self.model)
+        if self.adapter is None:
+            if self.model is None: object.__setattr__(self, "model", DEFAULT_MODEL)
+            return
+        d = adapter_dir(self.adapter, self.climb)         # no such adapter, or a step name in several climbs: an error
+        if self.climb is None and not Path(self.adapter).expanduser().exists(): object.__setattr__(self, "climb", d.parent.name)
+        base = adapter_base_model(d)
+        if self.model is None: object.__setattr__(self, "model", (builtin_name(base) or base) if base else DEFAULT_MODEL)
+        elif base and not same_model(self.model, base):
+            raise ValueError(f"model={self.model!r}, but the adapter {display_path(d)} was trained on {base!r} "
+                             f"(its adapter_config.json); leave the model out to judge the adapter on its own base model")
 
     @property
     def arm(self) -> str:
@@ -77,15 +95,15 @@ class SweepConfig:
         return base / "shards" / f"{self.shard}-of-{self.num_shards}" if self.num_shards > 1 else base
 
     def identity(self) -> dict:
-        "The fields that must match for a run folder to be resumed (not seeds, shards, batch size or paths)."
+        "The fields that must match for a run folder to be resumed (not seeds, shards, batch size or paths), as a record names them."
         d = config_to_dict(self)
-        return {k: d[k] for k in ("model", "adapter", "climb", "suite", "backend", "harness")}
+        return portable({k: d[k] for k in ("model", "adapter", "climb", "suite", "backend", "harness")})
 
 def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", s).strip("_")
 
 # %% ../nbs/13_sweeps.ipynb #752be75d
-def sweep_config(model: str = "smollm2-135m", tasks: str = "demo", seeds: Sequence[int] = (0,), climb: str | None = None,
+def sweep_config(model: str | None = None, tasks: str = "demo", seeds: Sequence[int] = (0,), climb: str | None = None,
                  adapter: str | None = None, backend: str = "transformers", backend_url: str | None = None,
                  max_turns: int = 25, max_new_tokens: int = 2048, temperature: float = 0.6, top_p: float = 0.95,
                  top_k: int = 20, thinking: bool = True, max_context: int = 32768, sql_timeout_s: float = 60.0,
@@ -102,7 +120,13 @@ def sweep_config(model: str = "smollm2-135m", tasks: str = "demo", seeds: Sequen
 # %% ../nbs/13_sweeps.ipynb #5b2bc749
 def sweep_jobs(suite: Suite, cfg: SweepConfig) -> list[tuple]:
     "This shard's (task, seed) jobs, in the sweep's fixed order."
-    tasks = suite.tasks[:cfg.limit] if cfg.limit else suite.tasks
+    tasks = suite.tasks
+    if cfg.task_ids is not None:
+        if missing := sorted(set(cfg.task_ids) - {t.id for t in tasks}):
+            raise KeyError(f"task_ids: {', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''} not in suite {suite.name!r} "
+                           f"({display_path(suite.path)})")
+        tasks = [t for t in tasks if t.id in set(cfg.task_ids)]
+    tasks = tasks[:cfg.limit] if cfg.limit else tasks
     jobs = [(t, s) for s in cfg.seeds for t in tasks]
     return jobs[cfg.shard::cfg.num_shards]
 
@@ -219,14 +243,18 @@ def _check_identity(run_dir: Path, cfg: SweepConfig) -> None:
     m = run_dir / "manifest.json"
     if not m.exists(): return
     man = json.loads(m.read_text())
-    old = man.get("identity")
-    if old is not None and old != cfg.identity():
-        diff = sorted(k for k in set(old) | set(cfg.identity()) if old.get(k) != cfg.identity().get(k))
-        made = man.get("data", {}).get("tasks", {}).get("sha256")   # a task file at another path: the same suite if equal
-        if "suite" in diff and made and Path(cfg.suite).is_file() and sha256_file(cfg.suite) == made: diff.remove("suite")
-        if {"adapter", "climb"} & set(diff) and _same_adapter(man, cfg): diff = [k for k in diff if k not in ("adapter", "climb")]
-        if not diff: return
-        raise ValueError(f"{run_dir} holds a run with a different {', '.join(diff)}; choose another `out`/`run` "
+    old, new = man.get("identity"), cfg.identity()
+    if old is None: return
+    diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    made = man.get("data", {}).get("tasks", {}).get("sha256")     # the suite by content: its task file's hash
+    try: here = sha256_file(suite_path(cfg.suite))
+    except FileNotFoundError: here = None
+    if made and here:
+        if here == made: diff = [k for k in diff if k != "suite"]  # the same task file at another path
+        elif "suite" not in diff: diff.append("suite")             # another task file under the same name
+    if {"adapter", "climb"} & set(diff) and _same_adapter(man, cfg): diff = [k for k in diff if k not in ("adapter", "climb")]
+    if diff:
+        raise ValueError(f"{display_path(run_dir)} holds a run with a different {', '.join(diff)}; choose another `out`/`run` "
                          "or delete that folder")
 
 def _status(run_dir: Path) -> str | None:
@@ -262,7 +290,7 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool = True) -> Path:
             atomic_write_bytes(run_dir / "transcripts" / f"{episode_key(tr.task, tr.seed)}.json.gz",
                                gzip.compress(json.dumps(tr.to_dict()).encode(), mtime=0))
             log.append({**tr.row(), "arm": cfg.arm, "suite": suite.name})
-        print(f"{cfg.arm} on {suite.name}: {len(todo)} episodes to run ({len(done)} already done) → {run_dir}")
+        if progress: print(f"{cfg.arm} on {suite.name}: {len(todo)} episodes to run ({len(done)} already done) → {display_path(run_dir)}")
         run_episodes(make_backend(cfg, policy), suite, todo, cfg.harness, batch_size=cfg.batch_size, on_done=save,
                      progress=progress)
     finish_run(run_dir, [(t.id, s) for t, s in jobs], cfg.harness.max_turns)
@@ -297,22 +325,51 @@ def merge_shards(run_dir: str | Path) -> Path:
         raise ValueError(f"{run_dir}: shard(s) {[p.name for p, m in zip(shards, mans) if m.get('status') != 'complete']} not complete")
     if any(m["identity"] != mans[0]["identity"] for m in mans):
         raise ValueError(f"{run_dir}: the shards measured different configurations")
-    cfg = SweepConfig(**{**mans[0]["config"], "shard": 0, "num_shards": 1, "out": str(run_dir)})
-    suite = load_suite(cfg.suite)
-    rows = [r for p in shards for r in read_jsonl(p / "episodes.jsonl")]
+    per = [read_jsonl(p / "episodes.jsonl") for p in shards]      # each in its shard's job order
+    k = len(shards)                                                 # job j of the sweep is job j // k of shard j % k
+    rows = [per[j % k][j // k] for j in range(sum(map(len, per)))]
     atomic_write_bytes(run_dir / "episodes.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode())
     (run_dir / "transcripts").mkdir(exist_ok=True)
     for p in shards:
         with tarfile.open(p / "transcripts.tar.gz", "r:gz") as tf:
             for m in tf.getmembers():
                 atomic_write_bytes(run_dir / "transcripts" / f"{m.name}.gz", gzip.compress(tf.extractfile(m).read(), mtime=0))
-    finish_run(run_dir, [(t.id, s) for t, s in sweep_jobs(suite, cfg)], cfg.harness.max_turns)
-    merged = {**run_manifest(cfg, suite.data_files()), "identity": cfg.identity(), "arm": cfg.arm, "suite": suite.name,
-              "model": mans[0].get("model"), "status": "complete", "shards": [p.name for p in shards],
+    config = {**mans[0]["config"], "shard": 0, "num_shards": 1, "out": str(run_dir)}
+    finish_run(run_dir, [(r["task"], r["seed"]) for r in rows], config["harness"]["max_turns"])
+    merged = {**run_manifest(config), "data": mans[0].get("data", {}), "identity": mans[0]["identity"], "arm": mans[0].get("arm"),
+              "suite": mans[0].get("suite"), "model": mans[0].get("model"), "status": "complete", "shards": [p.name for p in shards],
               "wall_seconds": round(sum(m["wall_seconds"] for m in mans), 2),
               "gpu_seconds": round(sum(m["gpu_seconds"] for m in mans), 2)}
     atomic_write_json(run_dir / "manifest.json", merged)
     return run_dir
+
+# %% ../nbs/13_sweeps.ipynb #68a774ed
+@dataclass(frozen=True)
+class EpisodeDiff:
+    "Where a rerun's episode parts from the reference: first differing token position and the ids there (None: no token)."
+    task: str
+    seed: int
+    position: int | None = None       # None: the episode is missing from one of the runs
+    ids: tuple[int | None, int | None] = (None, None)   # (rerun, reference)
+    lengths: tuple[int | None, int | None] = (None, None)
+    outcomes: tuple[str | None, str | None] = (None, None)
+
+def compare_runs(run_dir: str | Path, reference: str | Path) -> tuple[int, int, list[EpisodeDiff]]:
+    "(identical, episodes of the reference, differences): `run_dir`'s transcripts compared token by token with `reference`'s."
+    run_dir, reference = Path(run_dir), Path(reference)
+    mine = {(r["task"], r["seed"]): r for r in read_jsonl(run_dir / "episodes.jsonl")}
+    theirs = {(r["task"], r["seed"]): r for r in read_jsonl(reference / "episodes.jsonl")}
+    same, diffs = 0, []
+    for key in [*theirs, *(k for k in mine if k not in theirs)]:
+        if key not in mine or key not in theirs:
+            diffs.append(EpisodeDiff(*key, outcomes=(mine.get(key, {}).get("outcome"), theirs.get(key, {}).get("outcome"))))
+            continue
+        a, b = (read_transcript(d, episode_key(*key)).token_ids for d in (run_dir, reference))
+        if a == b: same += 1; continue
+        pos = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        at = lambda t: t[pos] if pos < len(t) else None
+        diffs.append(EpisodeDiff(*key, pos, (at(a), at(b)), (len(a), len(b)), (mine[key]["outcome"], theirs[key]["outcome"])))
+    return same, len(theirs), diffs
 
 # %% ../nbs/13_sweeps.ipynb #d1b1c9cf
 def parse_sweep_args(argv: Sequence[str] | None = None) -> tuple[SweepConfig | None, str | None]:
@@ -323,7 +380,7 @@ def parse_sweep_args(argv: Sequence[str] | None = None) -> tuple[SweepConfig | N
     ap.add_argument("--show", metavar="RUN_DIR", help="print the summary of the finished run in RUN_DIR and exit")
     d = SweepConfig()
     for f in ("model", "adapter", "climb", "suite", "backend", "backend_url", "device", "run", "out"):
-        ap.add_argument(f"--{f.replace('_', '-')}", default=getattr(d, f))
+        ap.add_argument(f"--{f.replace('_', '-')}", default=None if f == "model" else getattr(d, f))
     for f in ("shard", "num_shards", "batch_size", "limit"):
         ap.add_argument(f"--{f.replace('_', '-')}", type=int, default=getattr(d, f))
     ap.add_argument("--seeds", type=int, nargs="+", default=list(d.seeds))
@@ -347,7 +404,7 @@ def summary_text(run_dir: str | Path) -> str:
     mix = ", ".join(f"{o} {v:.0%}" for o, v in s["outcomes"].items() if v)
     return (f"{m.get('arm')} on {m.get('suite')}: {s['tasks']} tasks x {len(s['seeds'])} seeds = {s['episodes']} episodes in "
             f"{m.get('wall_seconds', 0):.0f} s\n  accuracy {s['accuracy']:.3f}; outcomes: {mix}\n  mean turns {s['mean_turns']}, "
-            f"run_sql calls per episode {s['mean_run_sql']}, turn cap reached {s['turn_cap_rate']:.0%}\n  run folder {run_dir}")
+            f"run_sql calls per episode {s['mean_run_sql']}, turn cap reached {s['turn_cap_rate']:.0%}\n  run folder {display_path(run_dir)}")
 
 def main(argv: Sequence[str] | None = None) -> int:
     "Command-line entry: run a sweep, merge a run's shards, or show a finished run."

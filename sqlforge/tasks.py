@@ -13,7 +13,8 @@ from typing import Any, Iterable, Sequence
 import sqlglot
 from sqlglot import exp
 
-from .core import atomic_write_text, cache_dir, canonical_json, project_root, sha256_file, sha256_json
+from .core import (CACHE_PREFIX, atomic_write_text, cache_dir, canonical_json, display_path, portable_path,
+                           project_root, resolve_path, sha256_file, sha256_json)
 from .sandbox import quiet_sqlglot
 from .verify import Gold, Outcome, Verdict, verify_sql
 
@@ -237,7 +238,7 @@ class DatabaseRegistry:
 
     @classmethod
     def load(cls, path: str | Path) -> "DatabaseRegistry":
-        "Read a `databases.json` registry; relative file paths are relative to its folder."
+        "Read a `databases.json` registry; relative file paths are relative to its folder, `cache:` ones to the sqlforge cache."
         path = Path(path)
         if not path.exists(): raise DatabaseError(f"database registry not found: {path}")
         try: raw = json.loads(path.read_text())
@@ -246,16 +247,19 @@ class DatabaseRegistry:
         for name, v in raw.items():
             if not isinstance(v, dict) or "file" not in v:
                 raise DatabaseError(f"{path}: entry {name!r} needs a 'file' (and ideally 'sha256')")
-            entries.append(DatabaseEntry(name, (path.parent / v["file"]).resolve(), v.get("sha256"), v.get("source")))
+            entries.append(DatabaseEntry(name, resolve_path(v["file"], base=path.parent).resolve(), v.get("sha256"), v.get("source")))
         return cls(entries, origin=path)
 
     def save(self, path: str | Path) -> Path:
-        "Write the registry as JSON, with file paths relative to its folder when both lie in one folder or in this repository."
+        "Write the registry as JSON, naming files so that it reads the same elsewhere (relative, or `cache:`) wherever it can."
         path = Path(path).resolve()
         root = project_root().resolve()
-        def rel(p: Path) -> str:
-            inside = p.is_relative_to(path.parent) or (p.is_relative_to(root) and path.is_relative_to(root))
-            return os.path.relpath(p, path.parent) if inside else str(p)   # a committed pool must not name this machine's folders
+        def rel(p: Path) -> str:   # a committed registry must not name this machine's folders
+            inside = p.is_relative_to(path.parent) or (path.is_relative_to(root) and (p.is_relative_to(root) or
+                                                                                     p.is_relative_to(root.parent / "shared")))
+            if inside: return os.path.relpath(p, path.parent)
+            name = portable_path(p) or ""
+            return name if name.startswith(CACHE_PREFIX) else str(p)
         return atomic_write_text(path, json.dumps(
             {e.name: {"file": rel(e.path), "sha256": e.sha256, **({"source": e.source} if e.source else {})}
              for e in self.entries.values()}, indent=2) + "\n")
@@ -274,13 +278,13 @@ class DatabaseRegistry:
         e = self.entries[name]
         if not e.path.exists():
             how = f" To get it: {e.source}" if e.source else ""
-            raise DatabaseError(f"database {name!r}: file {e.path} not found.{how}")
+            raise DatabaseError(f"database {name!r}: file {display_path(e.path)} not found.{how}")
         if e.sha256:
             st = e.path.stat()
             key = (str(e.path), st.st_size, st.st_mtime_ns)
             if key not in _HASH_OK: _HASH_OK[key] = sha256_file(e.path)
             if _HASH_OK[key] != e.sha256:
-                raise DatabaseError(f"database {name!r}: {e.path} has sha256 {_HASH_OK[key][:12]}…, the registry "
+                raise DatabaseError(f"database {name!r}: {display_path(e.path)} has sha256 {_HASH_OK[key][:12]}…, the registry "
                                     f"expects {e.sha256[:12]}… (a different version of the file); rebuild the suite "
                                     f"or restore the file")
         return e.path
@@ -326,7 +330,7 @@ class Suite:
         "The task with this id."
         for t in self.tasks:
             if t.id == task_id: return t
-        raise KeyError(f"task {task_id!r} is not in suite {self.name!r} ({self.path})")
+        raise KeyError(f"task {task_id!r} is not in suite {self.name!r} ({display_path(self.path)})")
 
     def databases(self, task: Task) -> list[Path]:
         "The task's database file followed by its perturbed variants, all hash-checked."

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 from sqlglot import exp
 from .core import atomic_write_bytes, cache_dir, project_root, read_jsonl, sha256_file, sha256_json
-from .sandbox import QueryResult, SandboxLimits, SqlPool, _parse_sqlite, check_sql, default_pool, run_sql
+from .sandbox import (QueryResult, SandboxLimits, SqlPool, _parse_sqlite, check_sql, database_problem, default_pool,
+                              run_sql)
 
 # %% auto #0
 __all__ = ['GATES', 'MODES', 'NA_STRINGS', 'SQL_CHUNK', 'SPIDER2_TOL', 'STRICT_DIGITS', 'VERIFY_LIMITS', 'BIRD_TIMEOUT_S',
@@ -565,10 +566,22 @@ def _strict_gates(pred_sql: str, gold: Gold) -> Verdict | None:
     if _gold_reads_tables(gold) and (msg := hardcoded_answer(pred_sql)): return Verdict(Outcome.WRONG, "hardcoded", msg, "strict")
     return None
 
+_DB_READABLE: set[tuple] = set()
+
+def _database_problem(db: str | Path) -> str | None:
+    "Why a database cannot be read (sandbox's `database_problem`), remembered as fine per (path, size, mtime) once it reads."
+    try: key = _stat_key(Path(db))
+    except OSError: key = None
+    if key in _DB_READABLE: return None
+    why = database_problem(db)
+    if why is None and key is not None: _DB_READABLE.add(key)
+    return why
+
 def verify_result(pred: QueryResult | Table | str | Path, gold: Gold, mode: str, db: str | Path | None = None,
                   limits: SandboxLimits | None = None) -> Verdict:
     "Score a materialised prediction (a QueryResult, a Table, or a CSV file as in the official exec_result mode)."
     _check_mode(mode)
+    if db is not None and (why := _database_problem(db)): return Verdict(Outcome.INFRA_ERROR, "infra", why, mode)
     if isinstance(pred, QueryResult) and (bad := _run_failure(pred, mode)): return bad
     try: golds, labels, is_csv = _golds(gold, Path(db) if db else None, 0, _limits_for(mode, limits))
     except GoldError as e: return Verdict(Outcome.INFRA_ERROR, "gold", str(e), mode)
@@ -581,9 +594,11 @@ def verify_sql(pred_sql: str | None, dbs: Sequence[str | Path] | str | Path, gol
                limits: SandboxLimits | None = None) -> Verdict:
     "Run a submitted query on the task's database (and, in strict mode, its perturbed variants) and decide."
     _check_mode(mode)
-    if pred_sql is None: return Verdict(Outcome.NO_SUBMIT, "submit", "no SQL was submitted", mode)
     dbs = [Path(dbs)] if isinstance(dbs, (str, Path)) else [Path(d) for d in dbs]
     if not dbs: raise ValueError("verify_sql needs at least one database path")
+    for db in (dbs if mode == "strict" else dbs[:1]):   # a database that cannot be read is our failure, whatever was submitted
+        if why := _database_problem(db): return Verdict(Outcome.INFRA_ERROR, "infra", why, mode)
+    if pred_sql is None: return Verdict(Outcome.NO_SUBMIT, "submit", "no SQL was submitted", mode)
     limits = _limits_for(mode, limits)
     if mode == "strict" and (bad := _strict_gates(pred_sql, gold)): return bad
     last = None
@@ -673,7 +688,7 @@ def _single(a: argparse.Namespace) -> dict:
     if (a.pred_sql is not None or a.gold_sql is not None) and not a.db: raise UsageError("--pred-sql and --gold-sql need --db")
     try: cond = json.loads(a.condition_cols)
     except json.JSONDecodeError as e: raise UsageError(f"--condition-cols is not JSON ({e}); e.g. [1,2] or [[1],[0]]") from None
-    for path in [*a.gold_csv, a.pred_csv, a.db]:
+    for path in [*a.gold_csv, a.pred_csv]:     # a database that cannot be read is scored infra_error, below
         if path and not Path(path).is_file(): raise FileNotFoundError(f"file not found: {path}")
     gold = Gold(sql=_text_arg(a.gold_sql, "--gold-sql"), csv_paths=a.gold_csv, condition_cols=cond, ignore_order=a.ignore_order)
     if a.pred_csv: v = verify_result(Path(a.pred_csv), gold, a.mode, a.db, _limits_arg(a))
