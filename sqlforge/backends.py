@@ -15,20 +15,14 @@ import torch
 from transformers import AttentionInterface
 from transformers.cache_utils import Cache
 
-from .harness import Generation
-from .models import ChatFormat, Policy, SamplingParams, sample_tokens, sampling_logprobs
+from .generation import Generation, cut_at_stop, draw
+from .models import ChatFormat, Policy, SamplingParams, sampling_logprobs
 
 # %% auto #0
 __all__ = ['full_attention_only', 'PrefixKV', 'TransformersBackend', 'OpenAIBackend', 'serve_completions', 'VllmBackend',
            'vllm_logprob_parity']
 
 # %% ../nbs/12_backends.ipynb #419b7cd7
-def _draw(logits: torch.Tensor, params: SamplingParams, step: int, seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
-    "Each row's token drawn at its own seed and turn position `step`, and its log-prob under the sampling distribution."
-    lp = sampling_logprobs(logits, params)
-    tok = sample_tokens(logits, params, [step] * len(seeds), seeds)
-    return tok, lp.gather(1, tok[:, None])[:, 0]
-
 class _SeededSampler:
     "A logits processor that samples each row at its own seed and returns a one-hot score for greedy decoding."
     def __init__(self, params: SamplingParams, seeds: Sequence[int], prompt_len: int):
@@ -37,7 +31,7 @@ class _SeededSampler:
         self.logprobs: list[torch.Tensor] = []
 
     def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
-        tok, lp = _draw(scores, self.params, input_ids.shape[1] - self.prompt_len, self.seeds)
+        tok, lp = draw(scores, self.params, [input_ids.shape[1] - self.prompt_len] * len(self.seeds), self.seeds)
         self.tokens.append(tok); self.logprobs.append(lp)
         out = torch.full_like(scores, -math.inf)
         out[torch.arange(scores.shape[0], device=scores.device), tok] = 0.0
@@ -291,7 +285,7 @@ class TransformersBackend:
         self.stats["prefill_tokens"] += sum(map(len, prompts))
         toks = torch.stack(sampler.tokens, 1).tolist()
         lps = torch.stack(sampler.logprobs, 1).float().tolist()
-        return [_cut(t, lp, self.stop_ids) for t, lp in zip(toks, lps)]
+        return [cut_at_stop(t, lp, self.stop_ids) for t, lp in zip(toks, lps)]
 
     @torch.no_grad()
     def _generate_cached(self, prompts: list, params: SamplingParams, seeds: list[int]) -> list[Generation]:
@@ -351,7 +345,7 @@ class TransformersBackend:
         toks, lps = [[] for _ in prompts], [[] for _ in prompts]
         for t in range(T):
             act = [i for i, r in enumerate(live) if not done[r]]
-            tok, lp = _draw(logits[act], params, t, [seeds[live[i]] for i in act])
+            tok, lp = draw(logits[act], params, [t] * len(act), [seeds[live[i]] for i in act])
             for i, x, y in zip(act, tok.tolist(), lp.tolist()):
                 r = live[i]; toks[r].append(x); lps[r].append(y)
                 if x in self.stop_ids or t == T - 1:
@@ -363,7 +357,7 @@ class TransformersBackend:
             valid[:, s0 + t] = True
             step = _Step(kv, s0 + t, shared, valid[:, None, None, :s0 + t + 1])
             logits = self._forward(torch.tensor([[toks[r][-1]] for r in live], device=dev), (pos[live] + t)[:, None], step)
-        return [_cut(x, y, self.stop_ids) for x, y in zip(toks, lps)]
+        return [cut_at_stop(x, y, self.stop_ids) for x, y in zip(toks, lps)]
 
     def _layout(self, own: list[list[_Node]], new_tokens: int) -> tuple[torch.Tensor, torch.Tensor, int]:
         "The batch buffer with each row's own KV left-padded to end at `s0`, its validity mask, and `s0`."
@@ -386,12 +380,6 @@ def _compact(kv: torch.Tensor, valid: torch.Tensor, live: list[int], shared: lis
     sel = torch.tensor(keep, device=kv.device)
     for layer in kv: layer[:, :len(keep)] = layer[:, sel]
     return kv[:, :, :len(keep)], valid[sel], [live[i] for i in keep], runs
-
-def _cut(tokens: list[int], logprobs: list[float], stop_ids: Sequence[int]) -> Generation:
-    "A row's tokens up to and including its first stop id (`stop`), or all of them (`length`)."
-    for k, t in enumerate(tokens):
-        if t in stop_ids: return Generation(tuple(tokens[:k + 1]), tuple(logprobs[:k + 1]), "stop")
-    return Generation(tuple(tokens), tuple(logprobs), "length")
 
 # %% ../nbs/12_backends.ipynb #237fd5d4
 class OpenAIBackend:
@@ -494,7 +482,7 @@ class VllmBackend:
             c = o.outputs[0]
             ids = list(c.token_ids)
             lps = [d[t].logprob for t, d in zip(ids, c.logprobs or [])] if c.logprobs else [0.0] * len(ids)
-            gens.append(_cut(ids, lps, self.stop_ids) if c.finish_reason == "stop" else Generation(tuple(ids), tuple(lps), "length"))
+            gens.append(cut_at_stop(ids, lps, self.stop_ids) if c.finish_reason == "stop" else Generation(tuple(ids), tuple(lps), "length"))
         return gens
 
 # %% ../nbs/12_backends.ipynb #997ba806
