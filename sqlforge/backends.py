@@ -218,24 +218,76 @@ def _default_cache_bytes() -> int:
     except (ValueError, OSError, AttributeError): return 4 * 2**30
     return min(4 * 2**30, ram // 4)
 
+def _engine_mode(policy: Policy, engine: bool | str, cache_implementation: str | None, compile: bool) -> bool:
+    "Resolve `engine` ('auto', True, False) for this policy and these `generate` options."
+    from sqlforge.engine import engine_support
+    if engine not in ("auto", True, False): raise ValueError(f"engine must be 'auto', True or False, got {engine!r}")
+    plain, why = cache_implementation is None and not compile, engine_support(policy.model)
+    if engine == "auto": return plain and why is None and (policy.device.type == "cuda" or not full_attention_only(policy.model))
+    if engine and why: raise ValueError(f"engine=True: {why}; use engine='auto' (the reference path) for it")
+    if engine and not plain:
+        raise ValueError("engine=True runs its own decoding and cannot take cache_implementation or compile (those are "
+                         "generate's): drop them, or use engine=False")
+    return bool(engine)
+
 # %% ../nbs/12_backends.ipynb #4c106ada
 class TransformersBackend:
-    "In-process generation with Hugging Face transformers: our sampler; `generate`, or prefix reuse for full-attention models."
+    "In-process generation with Hugging Face transformers and our sampler: the rollout engine, prefix reuse, or `generate`."
     prefill_chunk, min_shared = 512, 32   # prefill chunk length; shortest run attended once for all rows sharing it
 
     def __init__(self, policy: Policy, max_batch: int = 64, cache_implementation: str | None = None,
-                 compile: bool = False, reuse_cache: bool | str = "auto", cache_bytes: int | None = None):
+                 compile: bool = False, reuse_cache: bool | str = "auto", cache_bytes: int | None = None,
+                 engine: bool | str = "auto", engine_config: Any = None):
         self.policy, self.max_batch = policy, max_batch
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, policy.stop_ids
         self.cache_implementation, self.compile = cache_implementation, compile
-        self.reuse = _reuse_mode(policy, reuse_cache, cache_implementation, compile)
+        self.engine = None
+        if engine is True and reuse_cache is True: raise ValueError("engine=True and reuse_cache=True are two decoding paths: pick one")
+        if reuse_cache is not True and _engine_mode(policy, engine, cache_implementation, compile):
+            from sqlforge.engine import EngineConfig, RolloutEngine
+            self.engine = RolloutEngine(policy, engine_config or EngineConfig(slots=max_batch))
+        self.streaming = self.engine is not None
+        self.reuse = self.engine is None and _reuse_mode(policy, reuse_cache, cache_implementation, compile)
         self.kv, self._weights = PrefixKV(_default_cache_bytes() if cache_bytes is None else cache_bytes), None
-        self.events: list[dict] = []
+        self.events: list[dict] = self.engine.events if self.engine else []
         self.stats = {"calls": 0, "sequences": 0, "new_tokens": 0, "seconds": 0.0, "prefill_tokens": 0, "reused_tokens": 0}
+
+    def info(self) -> dict:
+        "The decoding path taken (and the engine's configuration and kernels), for manifests."
+        path = "engine" if self.engine else "prefix_reuse" if self.reuse else "generate"
+        return {"path": path, **({"engine": self.engine.info()} if self.engine else {}),
+                "cache_implementation": self.cache_implementation, "compile": self.compile}
+
+    def submit(self, key, prompt: Sequence[int], params: SamplingParams) -> None:
+        "Queue one episode turn (engine path only)."
+        self._streaming().submit(key, prompt, params)
+
+    def step(self) -> list[tuple[Any, Generation]]:
+        "Advance the engine by one step; the turns that ended."
+        t0, out = time.time(), self._streaming().step()
+        self._engine_stats(len(out), time.time() - t0)
+        return out
+
+    def release(self, key) -> None:
+        "Episode `key` is over (engine path only)."
+        self._streaming().release(key)
+
+    def _streaming(self):
+        if self.engine is None: raise RuntimeError("this backend does not stream: it was built without the rollout engine")
+        return self.engine
+
+    def _engine_stats(self, turns: int, seconds: float) -> None:
+        e = self.engine.stats
+        self.stats.update(prefill_tokens=e["prefill_tokens"], reused_tokens=e["reused_tokens"] + e["shared_tokens"],
+                          new_tokens=e["new_tokens"], sequences=e["turns"], seconds=self.stats["seconds"] + seconds)
 
     def generate(self, prompts: Sequence[Sequence[int]], params: Sequence[SamplingParams]) -> list[Generation]:
         "Sample one turn per prompt; results in prompt order."
         if len(prompts) != len(params): raise ValueError(f"{len(prompts)} prompts but {len(params)} sampling parameter sets")
+        if self.engine is not None:
+            t0, out = time.time(), self.engine.generate(prompts, params)
+            self.stats["calls"] += 1; self._engine_stats(len(out), time.time() - t0)
+            return out
         t0, out = time.time(), [None] * len(prompts)
         groups: dict[SamplingParams, list[int]] = {}
         for i, p in enumerate(params): groups.setdefault(dataclasses.replace(p, seed=0), []).append(i)
@@ -250,8 +302,9 @@ class TransformersBackend:
         return out
 
     def clear_cache(self) -> None:
-        "Forget every stored KV cache (needed after weight changes the fingerprint cannot see)."
+        "Forget every stored KV cache and engine state (needed after weight changes the fingerprint cannot see)."
         self.kv.clear()
+        if self.engine is not None: self.engine.clear()
 
     def _generate_safely(self, prompts: list, params: SamplingParams, seeds: list[int]) -> list[Generation]:
         "Generate a batch; on CUDA out-of-memory split it in half and retry (logged in `events`)."

@@ -400,7 +400,8 @@ def _rounds(backend: Backend, admit: Callable[[], list[_Episode]], retire: Calla
 def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None],
                pool: SqlPool, cfg: HarnessConfig) -> None:
     "Submit each episode's turn on its own; step the backend; run the calls of ended turns in a background thread."
-    waiting: dict[int, tuple[_Episode, float]] = {}            # episodes whose turn the backend holds, with its submit time
+    waiting: dict[int, tuple[_Episode, float]] = {}            # episodes whose turn the backend holds, and `shared` then
+    shared = 0.0                                                # sum over steps of step seconds / episodes waiting on it
     tools: dict[Future, tuple[str, Any]] = {}                   # sandbox work in flight: ("sql", plans) or ("verify", eps)
     def close(ep: _Episode):
         backend.release(ep.i); retire(ep)
@@ -410,21 +411,23 @@ def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], r
                 if _overflows(ep, cfg): close(ep); continue
                 try: backend.submit(ep.i, ep.tr.token_ids, ep.params())
                 except Exception as e: _infra(ep, e); close(ep); continue
-                waiting[ep.i] = (ep, time.time())
+                waiting[ep.i] = (ep, shared)
             eps = admit()
     with ThreadPoolExecutor(max_workers=1) as bg:
         go(admit())
         while waiting or tools:
             if waiting:
+                t = time.time()
                 try: ended = backend.step()
                 except Exception as e:
                     for ep, _ in waiting.values(): _infra(ep, e); close(ep)
                     waiting.clear(); go(admit()); continue
+                shared += (time.time() - t) / len(waiting)
                 if ended:
-                    now, absorbed = time.time(), []
+                    absorbed = []
                     for key, gen in ended:
-                        ep, t = waiting.pop(key)
-                        ep.tr.seconds["generate"] = round(ep.tr.seconds.get("generate", 0.0) + now - t, 4)
+                        ep, since = waiting.pop(key)
+                        ep.tr.seconds["generate"] = round(ep.tr.seconds.get("generate", 0.0) + shared - since, 4)
                         absorbed.append((ep, *_absorb(ep, gen)))
                     plans, jobs = _plan(absorbed)
                     tools[bg.submit(_run_sql, jobs, pool, cfg)] = ("sql", plans)
