@@ -121,7 +121,7 @@ def run_workload(backend, w: Workload, vocab: int) -> dict:
 
 # %% ../nbs/90_bench.ipynb #1067a56a
 ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
-               "b": [("qwen2.5-0.5b-arch", Workload(concurrent=256)), ("smollm2-135m-arch", Workload(concurrent=256))]}
+               "b1": [("qwen2.5-0.5b-arch", Workload(concurrent=256))], "b2": [("smollm2-135m-arch", Workload(concurrent=256))]}
 
 def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int):
     from sqlforge.backends import TransformersBackend
@@ -131,10 +131,14 @@ def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int):
                                engine_config=EngineConfig(slots=w.concurrent, slot_tokens=slot_tokens, memory_fraction=0.6))
 
 def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: Sequence[str] = ("engine", "reference"),
-                budget_s: float = 540.0, device: str = "auto") -> dict:
+                budget_s: float = 540.0, device: str = "auto", keep_from: str | Path | None = None) -> dict:
     "Measure each (shape, workload) on each engine; rows rewritten to `rollout_engine[_cpu].json` under `out` after each."
     t0, rows = time.time(), []
-    path = Path(out) / ("rollout_engine.json" if torch.cuda.is_available() else "rollout_engine_cpu.json")
+    name = "rollout_engine.json" if torch.cuda.is_available() else "rollout_engine_cpu.json"
+    path, old = Path(out) / name, Path(keep_from or Path(out) / name)
+    measured = {(m, e) for m, _ in plan for e in engines}
+    if old.is_file():      # rows of earlier runs (other GPU calls) that this run does not measure again stay
+        rows = [r for r in json.loads(old.read_text())["results"] if (r.get("model"), r.get("engine")) not in measured]
     def write(status: str) -> dict:
         res = {**run_manifest({"plan": [(m, dataclasses.asdict(w)) for m, w in plan], "engines": list(engines)}),
                "status": status, "results": rows, "seconds": round(time.time() - t0, 1)}
@@ -361,19 +365,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=DecodePlan.repeats, help="timed calls per row (after one warm-up call)")
     ap.add_argument("--rows", nargs="+", default=["a"], choices=sorted(ENGINE_ROWS), help="engine: which rows of ENGINE_ROWS")
     ap.add_argument("--engines", nargs="+", default=["engine", "reference"], help="engine: engine and/or reference")
+    ap.add_argument("--keep-from", default=str(project_root() / "results" / "bench" / "rollout_engine.json"),
+                    help="engine: earlier rows to keep (those not measured again)")
     ap.add_argument("--model", default="qwen3.5-4b-arch", help="selftest / step: the model")
     ap.add_argument("--rollout", action="store_true", help="step: a real rollout through the harness (else fabricated)")
     ap.add_argument("--no-grad-checkpointing", action="store_true", help="step: backward without recomputation")
     ap.add_argument("--token-budget", type=int, default=16384, help="step: tokens per micro-batch")
+    ap.add_argument("--turns", type=int, default=3, help="step: turns per episode")
     a = ap.parse_args(argv)
     if a.what == "cpu": print(json.dumps(cpu_episodes_per_minute(out=a.out))); return 0
     if a.what == "engine":
-        engine_rows([r for k in a.rows for r in ENGINE_ROWS[k]], a.out, a.engines, a.budget_s or 540.0); return 0
+        engine_rows([r for k in a.rows for r in ENGINE_ROWS[k]], a.out, a.engines, a.budget_s or 540.0, keep_from=a.keep_from)
+        return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0); return 0
     if a.what == "step":
         from sqlforge.grpo import bench_step
-        rep = bench_step(a.model, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing, token_budget=a.token_budget,
-                         out=Path(a.out) / f"grpo_step_{a.model}.json")
+        rep = bench_step(a.model, turns=a.turns, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
+                         token_budget=a.token_budget, out=Path(a.out) / f"grpo_step_{a.model}.json")
         print(json.dumps({k: rep.get(k) for k in ("s_step", "s_rollout", "s_backward", "train_tokens_per_s", "mfu")})); return 0
     gpu_decode_plan(DecodePlan(tuple(a.models), tuple(a.batches), tuple(a.modes), repeats=a.repeats,
                                budget_s=a.budget_s or DecodePlan.budget_s), a.out)
