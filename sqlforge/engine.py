@@ -159,23 +159,23 @@ def _kernels(net: _Net, use_fla: bool) -> _Kernels:
 
 # %% ../nbs/14_engine.ipynb #c623574f
 class _State:
-    "Every slot's attention keys and values (`cap` tokens, grown on demand), convolution state and recurrent state."
+    "Every slot's attention keys and values (`cap` tokens each), convolution state and recurrent state; grown on demand."
     def __init__(self, net: _Net, slots: int, cap: int):
-        dev, dt = net.device, net.dtype
-        self.slots, self.cap = slots, cap
-        self.kv = (torch.zeros(len(net.attn), 2, slots, net.kv_heads, cap + 1, net.head_dim, dtype=dt, device=dev)
-                   if net.attn else None)
-        self.conv = torch.zeros(len(net.lin), slots, net.conv_dim, net.conv_k - 1, dtype=dt, device=dev) if net.lin else None
-        self.rec = (torch.zeros(len(net.lin), slots, net.v_heads, net.k_dim, net.v_dim, dtype=torch.float32, device=dev)
-                    if net.lin else None)
+        self.net, self.slots, self.cap, self.kv, self.conv, self.rec = net, 0, cap, None, None, None
+        self.resize(slots, cap)
 
-    def grow(self, cap: int) -> None:
-        "Room for `cap` tokens per slot: a longer attention buffer holding the same keys and values."
-        if self.kv is not None:
-            kv = self.kv.new_zeros(*self.kv.shape[:4], cap + 1, self.kv.shape[-1])
-            kv[..., :self.cap, :] = self.kv[..., :self.cap, :]
-            self.kv = kv
-        self.cap = cap
+    def resize(self, slots: int, cap: int) -> None:
+        "Room for `slots` slots of `cap` tokens, keeping every held state."
+        net, dev, dt = self.net, self.net.device, self.net.dtype
+        kv = (torch.zeros(len(net.attn), 2, slots, net.kv_heads, cap + 1, net.head_dim, dtype=dt, device=dev)
+              if net.attn else None)
+        conv = torch.zeros(len(net.lin), slots, net.conv_dim, net.conv_k - 1, dtype=dt, device=dev) if net.lin else None
+        rec = (torch.zeros(len(net.lin), slots, net.v_heads, net.k_dim, net.v_dim, dtype=torch.float32, device=dev)
+               if net.lin else None)
+        s, c = min(self.slots, slots), min(self.cap, cap)
+        if s and kv is not None: kv[:, :, :s, :, :c] = self.kv[:, :, :s, :, :c]
+        if s and conv is not None: conv[:, :s], rec[:, :s] = self.conv[:, :s], self.rec[:, :s]
+        self.kv, self.conv, self.rec, self.slots, self.cap = kv, conv, rec, slots, cap
 
     def reset(self, s: int) -> None:
         "Slot `s` with no history (its keys and values are masked by length)."
@@ -375,6 +375,11 @@ class RolloutEngine:
             raise ValueError(f"a turn of {len(prompt):,} prompt tokens plus max_new_tokens={params.max_new_tokens} needs "
                              f"{need:,} tokens of state, more than EngineConfig.slot_tokens={self.cfg.slot_tokens:,}: raise "
                              "slot_tokens, or lower HarnessConfig.max_context or max_new_tokens")
+        if self.state is None: self._allocate()
+        if self._bytes(max(self.state.slots, 1), max(need, self.state.cap)) > self._budget():
+            raise ValueError(f"a turn needing {need:,} tokens of state: {max(self.state.slots, 1)} slots of that length would pass "
+                             f"memory_fraction={self.cfg.memory_fraction} of this device's memory: lower EngineConfig.slots or "
+                             "HarnessConfig.max_context, or raise memory_fraction")
         self.waiting.append(_Req(key, prompt, params))
 
     def release(self, key: Hashable) -> None:
@@ -442,18 +447,32 @@ def _bytes(self, slots: int, cap: int) -> int:
 
 @torch.no_grad()
 def _allocate(self) -> None:
-    "The state buffers: `slots` slots of 2,048 tokens (or `slot_tokens` if less), fewer slots when they would not fit."
-    c = self.cfg
-    cap = min(c.slot_tokens, 2048)
-    n = min(c.slots, self._budget() // max(self._bytes(1, cap), 1))
-    if n < 1:
-        raise MemoryError(f"one slot needs {self._bytes(1, cap) / 2**30:.2f} GiB, more than memory_fraction={c.memory_fraction} "
-                          "of this device's memory allows: raise EngineConfig.memory_fraction")
-    if n < c.slots: self.events.append({"event": "fewer_slots", "slots": n, "asked": c.slots})
-    self.state, self.slots = _State(self.net, n, cap), [_Slot(i) for i in range(n)]
+    "Empty state buffers (no slot yet; 2,048 tokens per slot, or `slot_tokens` if less)."
+    if self._bytes(1, min(self.cfg.slot_tokens, 2048)) > self._budget():
+        raise MemoryError(f"one slot needs more than memory_fraction={self.cfg.memory_fraction} of this device's memory: "
+                          "raise EngineConfig.memory_fraction")
+    self.state = _State(self.net, 0, min(self.cfg.slot_tokens, 2048))
+    self._resize(0, self.state.cap)
+
+@torch.no_grad()
+def _resize(self, slots: int, cap: int) -> None:
+    "Buffers for `slots` slots of `cap` tokens (what is held is kept); the CUDA graphs, which hold the old addresses, go."
+    if (slots, cap) != (self.state.slots, self.state.cap):
+        self.state.resize(slots, cap)
+        self.events.append({"event": "resized", "slots": slots, "slot_tokens": cap})
+    self.slots += [_Slot(i) for i in range(len(self.slots), slots)]
     dev = self.net.device
-    self._ids, self._pos = torch.zeros(n, dtype=torch.long, device=dev), torch.zeros(n, dtype=torch.long, device=dev)
-    self._act = torch.zeros(n, dtype=torch.bool, device=dev)
+    self._ids, self._pos = torch.zeros(slots, dtype=torch.long, device=dev), torch.zeros(slots, dtype=torch.long, device=dev)
+    self._act = torch.zeros(slots, dtype=torch.bool, device=dev)
+    self.graphs = {}
+
+def _more_slots(self, want: int, cap: int) -> None:
+    "Grow to `want` slots (doubling, at most `slots`, as many as fit the budget at `cap` tokens each) when fewer are held."
+    st, c = self.state, self.cfg
+    if want <= st.slots or st.slots >= c.slots: return
+    n = min(c.slots, max(want, 2 * st.slots))
+    while n > st.slots and self._bytes(n, cap) > self._budget(): n -= 1
+    if n > st.slots: self._resize(n, st.cap)
 
 def _check_weights(self) -> None:
     "Forget every idle slot when a parameter was replaced or changed in place since the last check."
@@ -471,20 +490,21 @@ def _ensure(self, tokens: int) -> None:
     st = self.state
     if tokens <= st.cap: return
     cap = min(self.cfg.slot_tokens, max(tokens, 2 * st.cap))
+    while cap > tokens and self._bytes(st.slots, cap) > self._budget(): cap = max(tokens, cap - 1024)   # less than double
     if self._bytes(st.slots, cap) > self._budget():
         raise MemoryError(f"{st.slots} slots of {cap:,} tokens need {self._bytes(st.slots, cap) / 2**30:.1f} GiB, more than "
                           f"memory_fraction={self.cfg.memory_fraction} of this device's memory: lower EngineConfig.slots or "
                           "HarnessConfig.max_context, or raise memory_fraction")
-    st.grow(cap)
-    self.graphs = {}                      # the graphs hold the old buffer's addresses
-    self.events.append({"event": "grown", "slot_tokens": cap})
+    self._resize(st.slots, cap)
 
-RolloutEngine._budget, RolloutEngine._bytes, RolloutEngine._allocate = _budget, _bytes, _allocate
-RolloutEngine._ensure, RolloutEngine._check_weights = _ensure, _check_weights
+RolloutEngine._budget, RolloutEngine._bytes, RolloutEngine._allocate, RolloutEngine._resize = _budget, _bytes, _allocate, _resize
+RolloutEngine._more_slots, RolloutEngine._ensure, RolloutEngine._check_weights = _more_slots, _ensure, _check_weights
 
 # %% ../nbs/14_engine.ipynb #1b5ffed8
 def _admit(self) -> None:
     "Give waiting requests a slot: their episode's own, an unowned one holding a prefix, or an emptied one."
+    cap = max([self.state.cap] + [len(r.prompt) + r.params.max_new_tokens - 1 for r in self.waiting])
+    self._more_slots(sum(s.req is not None for s in self.slots) + len(self.waiting), cap)
     keep = deque()
     while self.waiting:
         r = self.waiting.popleft()
