@@ -15,20 +15,14 @@ import torch
 from transformers import AttentionInterface
 from transformers.cache_utils import Cache
 
-from .harness import Generation
-from .models import ChatFormat, Policy, SamplingParams, sample_tokens, sampling_logprobs
+from .generation import Generation, cut_at_stop, draw
+from .models import ChatFormat, Policy, SamplingParams, sampling_logprobs
 
 # %% auto #0
 __all__ = ['full_attention_only', 'PrefixKV', 'TransformersBackend', 'OpenAIBackend', 'serve_completions', 'VllmBackend',
            'vllm_logprob_parity']
 
 # %% ../nbs/12_backends.ipynb #419b7cd7
-def _draw(logits: torch.Tensor, params: SamplingParams, step: int, seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
-    "Each row's token drawn at its own seed and turn position `step`, and its log-prob under the sampling distribution."
-    lp = sampling_logprobs(logits, params)
-    tok = sample_tokens(logits, params, [step] * len(seeds), seeds)
-    return tok, lp.gather(1, tok[:, None])[:, 0]
-
 class _SeededSampler:
     "A logits processor that samples each row at its own seed and returns a one-hot score for greedy decoding."
     def __init__(self, params: SamplingParams, seeds: Sequence[int], prompt_len: int):
@@ -37,7 +31,7 @@ class _SeededSampler:
         self.logprobs: list[torch.Tensor] = []
 
     def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
-        tok, lp = _draw(scores, self.params, input_ids.shape[1] - self.prompt_len, self.seeds)
+        tok, lp = draw(scores, self.params, [input_ids.shape[1] - self.prompt_len] * len(self.seeds), self.seeds)
         self.tokens.append(tok); self.logprobs.append(lp)
         out = torch.full_like(scores, -math.inf)
         out[torch.arange(scores.shape[0], device=scores.device), tok] = 0.0
@@ -224,24 +218,76 @@ def _default_cache_bytes() -> int:
     except (ValueError, OSError, AttributeError): return 4 * 2**30
     return min(4 * 2**30, ram // 4)
 
+def _engine_mode(policy: Policy, engine: bool | str, cache_implementation: str | None, compile: bool) -> bool:
+    "Resolve `engine` ('auto', True, False) for this policy and these `generate` options."
+    from sqlforge.engine import engine_support
+    if engine not in ("auto", True, False): raise ValueError(f"engine must be 'auto', True or False, got {engine!r}")
+    plain, why = cache_implementation is None and not compile, engine_support(policy.model)
+    if engine == "auto": return plain and why is None and (policy.device.type == "cuda" or not full_attention_only(policy.model))
+    if engine and why: raise ValueError(f"engine=True: {why}; use engine='auto' (the reference path) for it")
+    if engine and not plain:
+        raise ValueError("engine=True runs its own decoding and cannot take cache_implementation or compile (those are "
+                         "generate's): drop them, or use engine=False")
+    return bool(engine)
+
 # %% ../nbs/12_backends.ipynb #4c106ada
 class TransformersBackend:
-    "In-process generation with Hugging Face transformers: our sampler; `generate`, or prefix reuse for full-attention models."
+    "In-process generation with Hugging Face transformers and our sampler: the rollout engine, prefix reuse, or `generate`."
     prefill_chunk, min_shared = 512, 32   # prefill chunk length; shortest run attended once for all rows sharing it
 
     def __init__(self, policy: Policy, max_batch: int = 64, cache_implementation: str | None = None,
-                 compile: bool = False, reuse_cache: bool | str = "auto", cache_bytes: int | None = None):
+                 compile: bool = False, reuse_cache: bool | str = "auto", cache_bytes: int | None = None,
+                 engine: bool | str = "auto", engine_config: Any = None):
         self.policy, self.max_batch = policy, max_batch
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, policy.stop_ids
         self.cache_implementation, self.compile = cache_implementation, compile
-        self.reuse = _reuse_mode(policy, reuse_cache, cache_implementation, compile)
+        self.engine = None
+        if engine is True and reuse_cache is True: raise ValueError("engine=True and reuse_cache=True are two decoding paths: pick one")
+        if reuse_cache is not True and _engine_mode(policy, engine, cache_implementation, compile):
+            from sqlforge.engine import EngineConfig, RolloutEngine
+            self.engine = RolloutEngine(policy, engine_config or EngineConfig(slots=max_batch))
+        self.streaming = self.engine is not None
+        self.reuse = self.engine is None and _reuse_mode(policy, reuse_cache, cache_implementation, compile)
         self.kv, self._weights = PrefixKV(_default_cache_bytes() if cache_bytes is None else cache_bytes), None
-        self.events: list[dict] = []
+        self.events: list[dict] = self.engine.events if self.engine else []
         self.stats = {"calls": 0, "sequences": 0, "new_tokens": 0, "seconds": 0.0, "prefill_tokens": 0, "reused_tokens": 0}
+
+    def info(self) -> dict:
+        "The decoding path taken (and the engine's configuration and kernels), for manifests."
+        path = "engine" if self.engine else "prefix_reuse" if self.reuse else "generate"
+        return {"path": path, **({"engine": self.engine.info()} if self.engine else {}),
+                "cache_implementation": self.cache_implementation, "compile": self.compile}
+
+    def submit(self, key, prompt: Sequence[int], params: SamplingParams) -> None:
+        "Queue one episode turn (engine path only)."
+        self._streaming().submit(key, prompt, params)
+
+    def step(self) -> list[tuple[Any, Generation]]:
+        "Advance the engine by one step; the turns that ended."
+        t0, out = time.time(), self._streaming().step()
+        self._engine_stats(len(out), time.time() - t0)
+        return out
+
+    def release(self, key) -> None:
+        "Episode `key` is over (engine path only)."
+        self._streaming().release(key)
+
+    def _streaming(self):
+        if self.engine is None: raise RuntimeError("this backend does not stream: it was built without the rollout engine")
+        return self.engine
+
+    def _engine_stats(self, turns: int, seconds: float) -> None:
+        e = self.engine.stats
+        self.stats.update(prefill_tokens=e["prefill_tokens"], reused_tokens=e["reused_tokens"] + e["shared_tokens"],
+                          new_tokens=e["new_tokens"], sequences=e["turns"], seconds=self.stats["seconds"] + seconds)
 
     def generate(self, prompts: Sequence[Sequence[int]], params: Sequence[SamplingParams]) -> list[Generation]:
         "Sample one turn per prompt; results in prompt order."
         if len(prompts) != len(params): raise ValueError(f"{len(prompts)} prompts but {len(params)} sampling parameter sets")
+        if self.engine is not None:
+            t0, out = time.time(), self.engine.generate(prompts, params)
+            self.stats["calls"] += 1; self._engine_stats(len(out), time.time() - t0)
+            return out
         t0, out = time.time(), [None] * len(prompts)
         groups: dict[SamplingParams, list[int]] = {}
         for i, p in enumerate(params): groups.setdefault(dataclasses.replace(p, seed=0), []).append(i)
@@ -256,8 +302,9 @@ class TransformersBackend:
         return out
 
     def clear_cache(self) -> None:
-        "Forget every stored KV cache (needed after weight changes the fingerprint cannot see)."
+        "Forget every stored KV cache and engine state (needed after weight changes the fingerprint cannot see)."
         self.kv.clear()
+        if self.engine is not None: self.engine.clear()
 
     def _generate_safely(self, prompts: list, params: SamplingParams, seeds: list[int]) -> list[Generation]:
         "Generate a batch; on CUDA out-of-memory split it in half and retry (logged in `events`)."
@@ -291,7 +338,7 @@ class TransformersBackend:
         self.stats["prefill_tokens"] += sum(map(len, prompts))
         toks = torch.stack(sampler.tokens, 1).tolist()
         lps = torch.stack(sampler.logprobs, 1).float().tolist()
-        return [_cut(t, lp, self.stop_ids) for t, lp in zip(toks, lps)]
+        return [cut_at_stop(t, lp, self.stop_ids) for t, lp in zip(toks, lps)]
 
     @torch.no_grad()
     def _generate_cached(self, prompts: list, params: SamplingParams, seeds: list[int]) -> list[Generation]:
@@ -351,7 +398,7 @@ class TransformersBackend:
         toks, lps = [[] for _ in prompts], [[] for _ in prompts]
         for t in range(T):
             act = [i for i, r in enumerate(live) if not done[r]]
-            tok, lp = _draw(logits[act], params, t, [seeds[live[i]] for i in act])
+            tok, lp = draw(logits[act], params, [t] * len(act), [seeds[live[i]] for i in act])
             for i, x, y in zip(act, tok.tolist(), lp.tolist()):
                 r = live[i]; toks[r].append(x); lps[r].append(y)
                 if x in self.stop_ids or t == T - 1:
@@ -363,7 +410,7 @@ class TransformersBackend:
             valid[:, s0 + t] = True
             step = _Step(kv, s0 + t, shared, valid[:, None, None, :s0 + t + 1])
             logits = self._forward(torch.tensor([[toks[r][-1]] for r in live], device=dev), (pos[live] + t)[:, None], step)
-        return [_cut(x, y, self.stop_ids) for x, y in zip(toks, lps)]
+        return [cut_at_stop(x, y, self.stop_ids) for x, y in zip(toks, lps)]
 
     def _layout(self, own: list[list[_Node]], new_tokens: int) -> tuple[torch.Tensor, torch.Tensor, int]:
         "The batch buffer with each row's own KV left-padded to end at `s0`, its validity mask, and `s0`."
@@ -386,12 +433,6 @@ def _compact(kv: torch.Tensor, valid: torch.Tensor, live: list[int], shared: lis
     sel = torch.tensor(keep, device=kv.device)
     for layer in kv: layer[:, :len(keep)] = layer[:, sel]
     return kv[:, :, :len(keep)], valid[sel], [live[i] for i in keep], runs
-
-def _cut(tokens: list[int], logprobs: list[float], stop_ids: Sequence[int]) -> Generation:
-    "A row's tokens up to and including its first stop id (`stop`), or all of them (`length`)."
-    for k, t in enumerate(tokens):
-        if t in stop_ids: return Generation(tuple(tokens[:k + 1]), tuple(logprobs[:k + 1]), "stop")
-    return Generation(tuple(tokens), tuple(logprobs), "length")
 
 # %% ../nbs/12_backends.ipynb #237fd5d4
 class OpenAIBackend:
@@ -494,7 +535,7 @@ class VllmBackend:
             c = o.outputs[0]
             ids = list(c.token_ids)
             lps = [d[t].logprob for t, d in zip(ids, c.logprobs or [])] if c.logprobs else [0.0] * len(ids)
-            gens.append(_cut(ids, lps, self.stop_ids) if c.finish_reason == "stop" else Generation(tuple(ids), tuple(lps), "length"))
+            gens.append(cut_at_stop(ids, lps, self.stop_ids) if c.finish_reason == "stop" else Generation(tuple(ids), tuple(lps), "length"))
         return gens
 
 # %% ../nbs/12_backends.ipynb #997ba806

@@ -15,6 +15,7 @@ import torch
 
 from .core import (JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, project_root, read_jsonl,
                            run_manifest, sha256_file, sha256_json)
+from .engine import EngineConfig, pin_torch_gdn
 from .harness import MASK_POLICY, HarnessConfig, ScriptedBackend, Transcript, run_episodes
 from .models import (Policy, SamplingParams, _splitmix64, adapter_dir, load_adapter, load_policy, lora_config,
                              sampling_logprobs)
@@ -527,7 +528,9 @@ class GRPOTrainer:
         self.params = trainable_parameters(self.policy.model)
         self.opt = torch.optim.AdamW(self.params, lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.pool = TaskPool([t.id for t in self.suite.tasks], cfg.pass_window, cfg.rest_after, cfg.rest_steps, priors)
-        self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch)
+        self.kernels = pin_torch_gdn()     # transformers' forward (the loss) on the torch Gated DeltaNet: fla's backward refuses here
+        self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch, engine_config=EngineConfig(
+            slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context))
         self.sql = SqlPool()
         self.step_done, self.budget = 0, cfg.token_budget
         if self.is_main:
@@ -691,7 +694,9 @@ class GRPOTrainer:
         atomic_write_json(self.run_dir / "manifest.json",
                           run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info,
                                        trainable_parameters=sum(p.numel() for p in self.params),
-                                       norm_constant=self.cfg.norm_constant, world_size=self.world_size))
+                                       norm_constant=self.cfg.norm_constant, world_size=self.world_size,
+                                       rollout_backend=self.backend.info() if hasattr(self.backend, "info") else type(self.backend).__name__,
+                                       training_gdn_kernels=self.kernels))
 
     def save_checkpoint(self) -> Path:
         "Write `checkpoints/step<N>` atomically, point LATEST at it, keep the newest `keep_checkpoints`."
@@ -874,7 +879,9 @@ def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory]) -> dict:
 def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: int = 8, turns: int = 8,
                gen_tokens: int = 256, obs_tokens: int = 160, prompt_tokens: int = 1536, rollout: bool = False,
                token_budget: int = 16384, logprob_chunk: int = 1024, lora_r: int = 32, lora_alpha: int = 64,
-               device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0) -> dict:
+               device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0,
+               grad_checkpointing: bool = True, max_context: int = 8192, engine: bool | str = "auto",
+               warmup: bool = True) -> dict:
     "Time one GRPO step (rollout / scoring / backward) at the given lengths; write and return a JSON report."
     import tempfile as _tmp
     from sqlforge.backends import TransformersBackend
@@ -886,27 +893,36 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
     with _tmp.TemporaryDirectory() as d:
         b = build_synth_suite(n=tasks_per_step, seed=seed, out_dir=d, hops=(3, 4), progress=False)
         suite = load_suite(b.tasks_path)
-        harness = HarnessConfig(max_turns=turns, max_context=1 << 20, thinking=True,
+        harness = HarnessConfig(max_turns=turns, max_context=max_context, thinking=True,
                                 sampling=SamplingParams(max_new_tokens=gen_tokens))
         cfg = GRPOConfig(climb="bench", model=model, tasks_per_step=tasks_per_step, group=group, harness=harness,
                          rollout_batch=tasks_per_step * group, lora_r=lora_r, lora_alpha=lora_alpha,
                          token_budget=token_budget, logprob_chunk=logprob_chunk)
-        pol = add_lora(load_policy(model, device=device), lora_r, lora_alpha, 0.0, seed)
+        kernels = pin_torch_gdn()
+        pol = add_lora(load_policy(model, device=device), lora_r, lora_alpha, 0.0, seed, grad_checkpointing=grad_checkpointing)
         params = trainable_parameters(pol.model)
         t_load = time.time() - t0
         jobs = [(t, episode_seed(seed, 1, k, g)) for k, t in enumerate(suite.tasks) for g in range(group)]
         rep = {"model": model, "device": str(pol.device), "dtype": pol.info["dtype"], "tasks_per_step": tasks_per_step,
                "group": group, "turns": turns, "gen_tokens": gen_tokens, "lora_r": lora_r,
                "trainable_params": sum(p.numel() for p in params), "token_budget": token_budget,
-               "seconds_load": round(t_load, 2), "rollout": "real" if rollout else "skipped (fabricated trajectories)"}
+               "seconds_load": round(t_load, 2), "rollout": "real" if rollout else "skipped (fabricated trajectories)",
+               "grad_checkpointing": grad_checkpointing, "max_context": max_context, "training_gdn_kernels": kernels}
         with SqlPool() as sql:
             if rollout:
                 pol.model.eval()
-                be = TransformersBackend(pol, max_batch=len(jobs))
+                be = TransformersBackend(pol, max_batch=len(jobs), engine=engine,
+                                         engine_config=EngineConfig(slots=len(jobs), slot_tokens=max_context))
+                if warmup and be.engine is not None and pol.device.type == "cuda":     # fla's compilation, CUDA graph captures
+                    t = time.time()
+                    run_episodes(be, suite, [(tk, s + 1) for tk, s in jobs], harness, batch_size=len(jobs), pool=sql, progress=False)
+                    sync(); rep["s_rollout_warmup"] = round(time.time() - t, 2)
+                    be.clear_cache()
                 if torch.cuda.is_available(): torch.cuda.reset_peak_memory_stats()
                 t = time.time()
                 trs = run_episodes(be, suite, jobs, harness, batch_size=len(jobs), pool=sql, progress=False)
                 sync(); s_roll = time.time() - t
+                rep["rollout_backend"] = be.info()
                 gen = sum(tr.seconds.get("generate", 0.0) for tr in trs)
                 ntok = sum(tr.tokens_generated for tr in trs)
                 rep.update(s_rollout=round(s_roll, 2), s_generate=round(gen, 2), s_tools_harness=round(s_roll - gen, 2),
@@ -943,7 +959,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         rep.update(backward_runs=runs, s_backward=round(s_b, 2), trajectory_tokens_mean=round(fl["tokens"] / len(trajs), 1),
                    policy_tokens=fl["policy_tokens"], training_tokens=fl["tokens"],
                    padded_tokens=sum(len(mb) * max(len(trajs[i]) for i in mb) for mb in pack_microbatches([len(t) for t in trajs], token_budget)),
-                   training_tokens_per_s=round(fl["tokens"] / s_b, 1), model_tflops=round(fl["model_flops"] / 1e12, 2),
+                   training_tokens_per_s=round(fl["tokens"] / s_b, 1), train_tokens_per_s=round(fl["tokens"] / s_b, 1), model_tflops=round(fl["model_flops"] / 1e12, 2),
                    mfu=round(fl["model_flops"] / (s_b * peak), 4), hfu=round((fl["model_flops"] + fl["recompute_flops"]) / (s_b * peak), 4),
                    peak_tflops_assumed=peak_tflops, non_embedding_params=fl["non_embedding_params"],
                    s_step=round((rep["s_rollout"] or 0) + rep["s_scoring"] + s_b, 2),

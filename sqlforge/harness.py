@@ -5,12 +5,13 @@
 # %% ../nbs/11_harness.ipynb #d11e5b1a
 from __future__ import annotations
 import dataclasses, functools, json, re, sqlite3, sys, time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from .core import sha256_json
+from .generation import Backend, Generation, StreamingBackend, streams
 from .models import SQLFORGE_TEMPLATE, ChatFormat, SamplingParams, _splitmix64
 from .sandbox import QueryResult, SandboxLimits, SqlPool
 from .tasks import Suite, Task, score_submission
@@ -19,8 +20,8 @@ from .verify import Outcome, Verdict
 # %% auto #0
 __all__ = ['TOOLS', 'TOOL_CALL_RE', 'PROTOCOLS', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text', 'task_messages',
            'ToolCall', 'ParsedTurn', 'call_example', 'format_hint', 'no_call_note', 'split_thinking', 'bare_json_calls',
-           'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig', 'budget_note', 'protocol', 'Generation',
-           'Backend', 'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main', 'ScriptedBackend']
+           'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig', 'budget_note', 'protocol',
+           'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main', 'ScriptedBackend']
 
 # %% ../nbs/11_harness.ipynb #a7d04432
 TOOLS = [
@@ -247,20 +248,6 @@ def protocol(name: str) -> HarnessConfig:
     return PROTOCOLS[name]
 
 # %% ../nbs/11_harness.ipynb #d400c4b2
-@dataclass(frozen=True)
-class Generation:
-    "One request's output: sampled ids (end-of-turn included when sampled), their log-probs, and `stop`/`length`."
-    token_ids: tuple[int, ...]
-    logprobs: tuple[float, ...]
-    finish: str
-
-class Backend(Protocol):
-    "What the engine needs from a generation backend."
-    tokenizer: Any
-    chat: ChatFormat
-    stop_ids: tuple[int, ...]
-    def generate(self, prompts: Sequence[Sequence[int]], params: Sequence[SamplingParams]) -> list[Generation]: ...
-
 def request_seed(task_id: str, seed: int, turn: int) -> int:
     "The sampling seed of one model turn: a hash of task id, episode seed and turn."
     return _splitmix64(int(sha256_json([task_id, seed, turn])[:16], 16))
@@ -389,8 +376,8 @@ def _calls_before_submit(parsed: ParsedTurn) -> tuple[list[ToolCall], tuple[str,
         calls.append(c)
     return calls, ((parsed.text_submission, "text") if parsed.text_submission is not None else None)
 
-def _act(live: list[tuple[_Episode, ParsedTurn, bool]], pool: SqlPool, cfg: HarnessConfig) -> list[tuple[_Episode, str, str]]:
-    "Run all live episodes' run_sql calls at once, append the responses; return the submissions (episode, sql, via)."
+def _plan(live: list[tuple[_Episode, ParsedTurn, bool]]) -> tuple[list[tuple], list[tuple[Path, str]]]:
+    "Each episode's calls and submission, and the (database, sql) jobs its valid run_sql calls make."
     plans, jobs = [], []
     for ep, parsed, ended in live:
         calls, sub = _calls_before_submit(parsed)
@@ -400,10 +387,16 @@ def _act(live: list[tuple[_Episode, ParsedTurn, bool]], pool: SqlPool, cfg: Harn
             slots.append(None if c.error else len(jobs))
             if not c.error: jobs.append((db, c.sql))
         plans.append((ep, ended, calls, slots, sub))
+    return plans, jobs
+
+def _run_sql(jobs: list[tuple[Path, str]], pool: SqlPool, cfg: HarnessConfig) -> tuple[list[QueryResult], float]:
+    "The query results of `jobs` (in order) and the seconds they took."
     t = time.time()
-    results = pool.map(jobs, SandboxLimits(timeout_s=cfg.sql_timeout_s)) if jobs else []
-    share = (time.time() - t) / max(len(plans), 1)
-    submissions = []
+    return (pool.map(jobs, SandboxLimits(timeout_s=cfg.sql_timeout_s)) if jobs else []), time.time() - t
+
+def _apply(plans: list[tuple], results: list[QueryResult], seconds: float, cfg: HarnessConfig) -> list[tuple[_Episode, str, str]]:
+    "Append each episode's responses (or end it at the turn cap); return the submissions (episode, sql, via)."
+    share, submissions = seconds / max(len(plans), 1), []
     for ep, ended, calls, slots, sub in plans:
         tr = ep.tr
         tr.seconds["sql"] = round(tr.seconds.get("sql", 0.0) + share, 4)
@@ -421,6 +414,11 @@ def _act(live: list[tuple[_Episode, ParsedTurn, bool]], pool: SqlPool, cfg: Harn
         else:
             _observe(ep, responses or [{"name": None, "sql": None, "text": no_call_note(ep.backend.chat), "error": "no tool call"}], ended)
     return submissions
+
+def _act(live: list[tuple[_Episode, ParsedTurn, bool]], pool: SqlPool, cfg: HarnessConfig) -> list[tuple[_Episode, str, str]]:
+    "Run the episodes' run_sql calls at once, append the responses; return the submissions (episode, sql, via)."
+    plans, jobs = _plan(live)
+    return _apply(plans, *_run_sql(jobs, pool, cfg), cfg)
 
 # %% ../nbs/11_harness.ipynb #fe4ec9e0
 def _start(i: int, suite: Suite, task: Task, seed: int, backend: Backend, cfg: HarnessConfig) -> _Episode | Transcript:
@@ -442,6 +440,83 @@ def _score(subs: list[tuple[_Episode, str, str]], workers: int) -> None:
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(subs)))) as ex: list(ex.map(one, subs))
 
 # %% ../nbs/11_harness.ipynb #869bacd9
+def _overflows(ep: _Episode, cfg: HarnessConfig) -> bool:
+    "End the episode as `overflow` when its next turn could pass `max_context`."
+    if len(ep.tr.token_ids) + cfg.sampling.max_new_tokens <= cfg.max_context: return False
+    ep.finish(Outcome.OVERFLOW, "context", f"context of {len(ep.tr.token_ids)} tokens plus a "
+              f"{cfg.sampling.max_new_tokens}-token turn exceeds max_context={cfg.max_context}")
+    return True
+
+def _infra(ep: _Episode, e: Exception) -> None:
+    "Our failure (e.g. out of memory), recorded, never charged to the model."
+    ep.finish(Outcome.INFRA_ERROR, "infra", f"{type(e).__name__}: {e}")
+
+def _rounds(backend: Backend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None], pool: SqlPool,
+            cfg: HarnessConfig) -> None:
+    "Advance every live episode one turn per round: one batched `generate`, then all calls, then all submissions."
+    live = admit()
+    while live:
+        ready = [ep for ep in live if not _overflows(ep, cfg)]
+        if ready:
+            t = time.time()
+            try: gens = backend.generate([ep.tr.token_ids for ep in ready], [ep.params() for ep in ready])
+            except Exception as e:
+                for ep in ready: _infra(ep, e)
+            else:
+                for ep in ready: ep.tr.seconds["generate"] = round(ep.tr.seconds.get("generate", 0.0) + (time.time() - t) / len(ready), 4)
+                subs = _act([(ep, *_absorb(ep, g)) for ep, g in zip(ready, gens)], pool, cfg)
+                if subs: _score(subs, workers=8)
+        for ep in live:
+            if ep.done: retire(ep)
+        live = [ep for ep in live if not ep.done] + admit()
+
+def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None],
+               pool: SqlPool, cfg: HarnessConfig) -> None:
+    "Submit each episode's turn on its own; step the backend; run the calls of ended turns in a background thread."
+    waiting: dict[int, tuple[_Episode, float]] = {}            # episodes whose turn the backend holds, and `shared` then
+    shared = 0.0                                                # sum over steps of step seconds / episodes waiting on it
+    tools: dict[Future, tuple[str, Any]] = {}                   # sandbox work in flight: ("sql", plans) or ("verify", eps)
+    def close(ep: _Episode):
+        backend.release(ep.i); retire(ep)
+    def go(eps: list[_Episode]):
+        while eps:                                              # an episode ended here makes room for the next one
+            for ep in eps:
+                if _overflows(ep, cfg): close(ep); continue
+                try: backend.submit(ep.i, ep.tr.token_ids, ep.params())
+                except Exception as e: _infra(ep, e); close(ep); continue
+                waiting[ep.i] = (ep, shared)
+            eps = admit()
+    with ThreadPoolExecutor(max_workers=1) as bg:
+        go(admit())
+        while waiting or tools:
+            if waiting:
+                t = time.time()
+                try: ended = backend.step()
+                except Exception as e:
+                    for ep, _ in waiting.values(): _infra(ep, e); close(ep)
+                    waiting.clear(); go(admit()); continue
+                shared += (time.time() - t) / len(waiting)
+                if ended:
+                    absorbed = []
+                    for key, gen in ended:
+                        ep, since = waiting.pop(key)
+                        ep.tr.seconds["generate"] = round(ep.tr.seconds.get("generate", 0.0) + shared - since, 4)
+                        absorbed.append((ep, *_absorb(ep, gen)))
+                    plans, jobs = _plan(absorbed)
+                    tools[bg.submit(_run_sql, jobs, pool, cfg)] = ("sql", plans)
+            finished = [f for f in tools if f.done()] if waiting else list(wait(tools, return_when=FIRST_COMPLETED).done)
+            for f in finished:
+                kind, what = tools.pop(f)
+                if kind == "sql":
+                    subs = _apply(what, *f.result(), cfg)
+                    if subs: tools[bg.submit(_score, subs, 8)] = ("verify", [ep for ep, _, _ in subs])
+                    nxt = [p[0] for p in what if not p[0].done and p[4] is None]
+                    for ep in [p[0] for p in what if p[0].done]: close(ep)
+                else:
+                    f.result(); nxt = []
+                    for ep in what: close(ep)
+                go(nxt + admit())
+
 def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]], cfg: HarnessConfig = HarnessConfig(),
                  batch_size: int = 64, pool: SqlPool | None = None, on_done: Callable[[Transcript], None] | None = None,
                  progress: bool = True) -> list[Transcript]:
@@ -450,38 +525,26 @@ def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]
     from tqdm.auto import tqdm
     own = pool is None
     pool = pool or SqlPool()
-    queue, live, out = deque(enumerate(jobs)), [], [None] * len(jobs)
+    queue, out, live = deque(enumerate(jobs)), [None] * len(jobs), [0]
     bar = tqdm(total=len(jobs), unit="episode", disable=not progress, smoothing=0)
     t0 = time.time()
-    def retire(tr: Transcript, i: int):
+    def done(tr: Transcript, i: int):
         out[i] = tr
         if on_done: on_done(tr)
         bar.update(1)
         bar.set_postfix_str(f"{60 * bar.n / max(time.time() - t0, 1e-9):.1f} episodes/min")
-    try:
-        while queue or live:
-            while queue and len(live) < batch_size:
-                i, (task, seed) = queue.popleft()
-                ep = _start(i, suite, task, seed, backend, cfg)
-                if isinstance(ep, Transcript): retire(ep, i)
-                else: live.append(ep)
-            for ep in live:
-                if len(ep.tr.token_ids) + cfg.sampling.max_new_tokens > cfg.max_context:
-                    ep.finish(Outcome.OVERFLOW, "context", f"context of {len(ep.tr.token_ids)} tokens plus a "
-                              f"{cfg.sampling.max_new_tokens}-token turn exceeds max_context={cfg.max_context}")
-            ready = [ep for ep in live if not ep.done]
-            if ready:
-                t = time.time()
-                try: gens = backend.generate([ep.tr.token_ids for ep in ready], [ep.params() for ep in ready])
-                except Exception as e:  # our failure (e.g. out of memory), recorded, never charged to the model
-                    for ep in ready: ep.finish(Outcome.INFRA_ERROR, "infra", f"{type(e).__name__}: {e}")
-                else:
-                    for ep in ready: ep.tr.seconds["generate"] = round(ep.tr.seconds.get("generate", 0.0) + (time.time() - t) / len(ready), 4)
-                    subs = _act([(ep, *_absorb(ep, g)) for ep, g in zip(ready, gens)], pool, cfg)
-                    if subs: _score(subs, workers=8)
-            for ep in live:
-                if ep.done: retire(ep.tr, ep.i)
-            live = [ep for ep in live if not ep.done]
+    def retire(ep: _Episode):
+        live[0] -= 1; done(ep.tr, ep.i)
+    def admit() -> list[_Episode]:
+        "New episodes from the queue, up to `batch_size` live."
+        new = []
+        while queue and live[0] < batch_size:
+            i, (task, seed) = queue.popleft()
+            ep = _start(i, suite, task, seed, backend, cfg)
+            if isinstance(ep, Transcript): done(ep, i)
+            else: new.append(ep); live[0] += 1
+        return new
+    try: (_streaming if streams(backend) else _rounds)(backend, admit, retire, pool, cfg)
     finally:
         bar.close()
         if own: pool.close()
@@ -544,9 +607,12 @@ if __name__ == "__main__" and "__file__" in globals(): sys.exit(main())
 # %% ../nbs/11_harness.ipynb #c4653d37
 class ScriptedBackend:
     "A backend whose turns are texts chosen by `reply(context_text) -> str`, tokenised with the real tokenizer."
-    def __init__(self, tokenizer, chat: ChatFormat, stop_ids: Sequence[int], reply: Callable[[str], str]):
+    def __init__(self, tokenizer, chat: ChatFormat, stop_ids: Sequence[int], reply: Callable[[str], str],
+                 streaming: bool = False):
         self.tokenizer, self.chat, self.stop_ids, self.reply = tokenizer, chat, tuple(stop_ids), reply
+        self.streaming = streaming
         self.calls: list[int] = []   # batch size of each generate call
+        self.clock, self.held, self.released = 0, {}, []
 
     def generate(self, prompts: Sequence[Sequence[int]], params: Sequence[SamplingParams]) -> list[Generation]:
         "Each prompt's scripted reply, cut at its max_new_tokens."
@@ -559,3 +625,19 @@ class ScriptedBackend:
             gen = gen[:p.max_new_tokens]
             out.append(Generation(tuple(gen), (0.0,) * len(gen), finish))
         return out
+
+    def submit(self, key, prompt: Sequence[int], params: SamplingParams) -> None:
+        "Hold one turn; it ends as many steps later as it has ids."
+        g = self.generate([prompt], [params])[0]
+        self.held[key] = (self.clock + len(g.token_ids), g)
+
+    def step(self) -> list[tuple[Any, Generation]]:
+        "One step of the clock: the held turns that end now."
+        self.clock += 1
+        ended = [(k, g) for k, (due, g) in self.held.items() if due <= self.clock]
+        for k, _ in ended: del self.held[k]
+        return ended
+
+    def release(self, key) -> None:
+        "Note that episode `key` is over."
+        self.released.append(key)

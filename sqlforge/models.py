@@ -263,9 +263,9 @@ def counter_uniform(seed: int, position: int) -> float:
     return (_splitmix64((_splitmix64(seed & _M64) + position) & _M64) >> 11) * 2.0 ** -53
 
 def sample_tokens(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
-                  seeds: Sequence[int] | None = None) -> torch.Tensor:
-    "One token per row of `logits` [B, V], drawn by inverse CDF at u = counter_uniform(seed, position)."
-    lp = sampling_logprobs(logits, params)
+                  seeds: Sequence[int] | None = None, logprobs: torch.Tensor | None = None) -> torch.Tensor:
+    "One token per row of `logits` [B, V], drawn by inverse CDF at u = counter_uniform(seed, position); `logprobs`: their sampling log-probs, if already computed."
+    lp = sampling_logprobs(logits, params) if logprobs is None else logprobs
     if params.temperature == 0: return lp.argmax(-1)
     seeds = [params.seed] * len(positions) if seeds is None else seeds
     if not len(seeds) == len(positions) == lp.shape[0]:
