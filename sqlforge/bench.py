@@ -158,12 +158,15 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
                 if eng == "engine" and pol.device.type == "cuda":
                     t = time.time(); run_workload(be, dataclasses.replace(w, seed=w.seed + 1), vocab)
                     row["warmup_seconds"] = round(time.time() - t, 1); be.engine.clear()
+                before = dict(be.engine.stats) if be.engine is not None else {}
                 row.update(run_workload(be, w, vocab))
-                if be.engine is not None:
-                    s = be.engine.stats
+                if be.engine is not None:         # the timed run's share of the engine's counters
+                    s = {k: v - before.get(k, 0) for k, v in be.engine.stats.items()}
                     row.update(mean_decode_rows=round(s["decode_rows"] / max(s["decode_steps"], 1), 1),
-                               decode_steps=s["decode_steps"], shared_tokens=s["shared_tokens"], engine_info=be.engine.info(),
-                               events=be.engine.events[-5:])
+                               decode_steps=s["decode_steps"], shared_tokens=s["shared_tokens"],
+                               ms_per_decode_step=round(1000 * row["seconds"] / max(s["decode_steps"], 1), 2),
+                               phase_seconds={k: round(s[k], 2) for k in ("prefill_s", "forward_s", "sample_s")},
+                               engine_info=be.engine.info(), events=be.engine.events[-5:])
             except Exception as e:
                 row["error"] = f"{type(e).__name__}: {str(e)[:400]}"
             rows.append(row)

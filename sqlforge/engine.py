@@ -362,9 +362,11 @@ class RolloutEngine:
         self.tick, self._weights = 0, None
         self.use_graphs = cfg.cuda_graphs and self.net.device.type == "cuda"
         self.graphs: dict[tuple[int, int], tuple] = {}
+        self._pool = None                      # the memory pool of the graphs captured since the buffers last moved
         self.events: list[dict] = []
         self.stats = {"steps": 0, "prefill_tokens": 0, "reused_tokens": 0, "shared_tokens": 0, "decode_steps": 0,
-                      "decode_rows": 0, "decode_lanes": 0, "new_tokens": 0, "turns": 0}
+                      "decode_rows": 0, "decode_lanes": 0, "new_tokens": 0, "turns": 0,
+                      "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # wall time of the step's phases (synchronised)
 
     # -- the interface ----------------------------------------------------------------------------------------
     def submit(self, key: Hashable, prompt: Sequence[int], params: SamplingParams) -> None:
@@ -426,7 +428,10 @@ class RolloutEngine:
                 if not (self.prefilling or self.decoding): self._check_weights()   # weights change between rollouts only
                 self._admit()
             before = (self.stats["prefill_tokens"], self.stats["decode_steps"], len(self.waiting))
-            out = self._prefill() + self._decode()
+            t = time.perf_counter()
+            out = self._prefill()
+            self._sync(); self.stats["prefill_s"] += time.perf_counter() - t
+            out += self._decode()
             if self.busy() and before == (self.stats["prefill_tokens"], self.stats["decode_steps"], len(self.waiting)):
                 raise RuntimeError(f"the rollout engine cannot make progress ({len(self.waiting)} turns waiting, "
                                    f"{len(self.prefilling)} being prefilled, none decoding): a bug, please report it")
@@ -453,6 +458,11 @@ def _allocate(self) -> None:
                           "raise EngineConfig.memory_fraction")
     self.state = _State(self.net, 0, min(self.cfg.slot_tokens, 2048))
     self._resize(0, self.state.cap)
+    if self.net.device.type == "cuda":      # every resize drops the CUDA graphs: on a GPU take all that fits at once
+        n, cap = self.cfg.slots, self.cfg.slot_tokens
+        while cap > 2048 and self._bytes(n, cap) > self._budget(): cap = max(2048, cap // 2)
+        while n > 1 and self._bytes(n, cap) > self._budget(): n -= 1
+        self._resize(n, cap)
 
 @torch.no_grad()
 def _resize(self, slots: int, cap: int) -> None:
@@ -464,7 +474,7 @@ def _resize(self, slots: int, cap: int) -> None:
     dev = self.net.device
     self._ids, self._pos = torch.zeros(slots, dtype=torch.long, device=dev), torch.zeros(slots, dtype=torch.long, device=dev)
     self._act = torch.zeros(slots, dtype=torch.bool, device=dev)
-    self.graphs = {}
+    self._drop_graphs()
 
 def _more_slots(self, want: int, cap: int) -> None:
     "Grow to `want` slots (doubling, at most `slots`, as many as fit the budget at `cap` tokens each) when fewer are held."
@@ -479,7 +489,7 @@ def _check_weights(self) -> None:
     key = [(id(p), p._version) for p in self.policy.model.parameters()]
     if self._weights is not None and key != self._weights:
         if self.prefilling or self.decoding: raise RuntimeError("the model's weights changed while turns were being generated")
-        if [k[0] for k in key] != [k[0] for k in self._weights]: self.graphs.clear()
+        if [k[0] for k in key] != [k[0] for k in self._weights]: self._drop_graphs()
         self.clear()
         self.events.append({"event": "state_cleared", "why": "the weights changed"})
     self._weights = key
@@ -613,11 +623,16 @@ def _decode(self) -> list[tuple[Hashable, Generation]]:
     for r in reqs: ids[r.slot.index], pos[r.slot.index], act[r.slot.index] = r.tokens[-1], len(r.slot.ids), True
     length = min(self.state.cap, -(-(int(pos.max()) + 1) // self.cfg.length_bucket) * self.cfg.length_bucket)
     self._ids[:B].copy_(ids); self._pos[:B].copy_(pos); self._act[:B].copy_(act)
+    t = time.perf_counter()
     logits = self._decode_logits(B, length)
+    self._sync(); self.stats["forward_s"] += time.perf_counter() - t
     for r in reqs: r.slot.ids.append(r.tokens[-1])
     self.stats["decode_steps"] += 1; self.stats["decode_rows"] += len(reqs); self.stats["decode_lanes"] += B
     self.decoding = []
-    return self._sample(reqs, logits[torch.tensor([r.slot.index for r in reqs], device=logits.device)])
+    t = time.perf_counter()
+    out = self._sample(reqs, logits[torch.tensor([r.slot.index for r in reqs], device=logits.device)])
+    self.stats["sample_s"] += time.perf_counter() - t
+    return out
 
 def _decode_logits(self, B: int, length: int) -> torch.Tensor:
     "The decoding step's logits: replayed from a CUDA graph of (B, length), captured on first use; eager otherwise."
@@ -629,10 +644,20 @@ def _decode_logits(self, B: int, length: int) -> torch.Tensor:
         graph.replay()
         return out
     except Exception as e:          # a fast path that fails degrades to the eager step, recorded
-        self.use_graphs, self.graphs = False, {}
+        self.use_graphs = False
+        self._drop_graphs()
         self.events.append({"event": "cuda_graphs_off", "error": f"{type(e).__name__}: {str(e)[:300]}"})
         torch.cuda.synchronize()
         return _decode_forward(*args)
+
+def _drop_graphs(self) -> None:
+    "Forget the CUDA graphs and their memory pool: the next captures get a new pool (one whose graphs are gone trips the allocator)."
+    if self.graphs: torch.cuda.synchronize()
+    self.graphs, self._pool = {}, None
+
+def _sync(self) -> None:
+    "Wait for the device, so that the phase timers measure its work (the sampler synchronises each step anyway)."
+    if self.net.device.type == "cuda": torch.cuda.synchronize()
 
 def _capture(self, B: int, length: int, args: tuple) -> tuple:
     "A CUDA graph of the decoding step over slots 0..B-1 (warmed up and captured with every row sitting out)."
@@ -644,7 +669,7 @@ def _capture(self, B: int, length: int, args: tuple) -> tuple:
         with torch.cuda.stream(s):
             for _ in range(2): _decode_forward(*args)
         torch.cuda.current_stream().wait_stream(s)
-        if not hasattr(self, "_pool"): self._pool = torch.cuda.graph_pool_handle()
+        if self._pool is None: self._pool = torch.cuda.graph_pool_handle()
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph, pool=self._pool): out = _decode_forward(*args)
     finally: self._act[:B] = saved
@@ -669,3 +694,4 @@ def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable
     return done
 
 RolloutEngine._decode, RolloutEngine._decode_logits, RolloutEngine._capture, RolloutEngine._sample = _decode, _decode_logits, _capture, _sample
+RolloutEngine._drop_graphs, RolloutEngine._sync = _drop_graphs, _sync
