@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.sqlforge-installed
 
 # The main job (nbs/42_main_job.ipynb): the demo climb's result re-measured on the CPU. The base SmolLM2-135M-Instruct and
 # the climb's last adapter (adapters/demo/step20) are judged on a slice of the climb's held-out tasks (one task on each of
-# 24 databases, one seed) with the climb's own judge protocol, into scratch/main-job/ (emptied first); every episode is
+# 12 databases, one seed) with the climb's own judge protocol, into scratch/main-job/ (emptied first); every episode is
 # compared token by token with the committed record (results/main-job/) and the paired statistics are printed beside the
 # climb's committed GPU judge. STRICT=1 (CI) makes a difference from the record an error. The executed notebook is
 # scratch/main_job.ipynb. `make demo-record` remakes the record and its executed notebook, report/main_job.ipynb

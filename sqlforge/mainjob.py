@@ -24,7 +24,7 @@ class MainJobConfig:
     preset: str = "demo"                     # the climb preset: its held-out suite, model and judge protocol
     overrides: dict = field(default_factory=dict)   # climb parameters laid over the preset's (e.g. max_new_tokens)
     adapter: str = "adapters/demo/step20"    # the climb's adapter judged against its base model
-    databases: int = 24                      # the slice: tasks of this many databases ...
+    databases: int = 12                      # the slice: tasks of this many databases ...
     per_database: int = 1                    # ... this many from each
     seeds: tuple[int, ...] = (0,)
     device: str = "cpu"
