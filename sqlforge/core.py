@@ -205,18 +205,19 @@ def config_to_dict(cfg: Any) -> dict:
     return json.loads(json.dumps(cfg, default=_json_default))
 
 def git_state(root: str | Path | None = None) -> dict:
-    "The commit SHA of the repository and whether its tracked files differ from it; outside git, `$SQLFORGE_GIT_SHA` or None."
-    outside = {"sha": os.environ.get("SQLFORGE_GIT_SHA") or None, "dirty": None}   # a copied tree names the commit it was copied from
+    "The commit SHA of the repository and whether its tracked files differ from it; `$SQLFORGE_GIT_SHA` when set; else None."
+    if sha := os.environ.get("SQLFORGE_GIT_SHA"):        # a copied tree names the commit it was copied from
+        return {"sha": sha, "dirty": None}
     root = Path(root) if root else project_root()
     def git(*args):
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=20)
     try:
         sha = git("rev-parse", "HEAD")
-        if sha.returncode: return outside
+        if sha.returncode: return {"sha": None, "dirty": None}
         dirty = bool(git("status", "--porcelain", "--untracked-files=no").stdout.strip())
         return {"sha": sha.stdout.strip(), "dirty": dirty}
     except (OSError, subprocess.SubprocessError):
-        return outside
+        return {"sha": None, "dirty": None}
 
 def package_versions(names: Iterable[str] = MANIFEST_PACKAGES) -> dict:
     "Installed versions of `names` (None for those not installed)."
