@@ -159,7 +159,9 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
                     t = time.time(); run_workload(be, dataclasses.replace(w, seed=w.seed + 1), vocab)
                     row["warmup_seconds"] = round(time.time() - t, 1); be.engine.clear()
                 before = dict(be.engine.stats) if be.engine is not None else {}
+                prefilled = be.stats["prefill_tokens"]       # the backend's counter runs on from the warm-up
                 row.update(run_workload(be, w, vocab))
+                row["prefill_tokens"] -= prefilled
                 if be.engine is not None:         # the timed run's share of the engine's counters
                     s = {k: v - before.get(k, 0) for k, v in be.engine.stats.items()}
                     row.update(mean_decode_rows=round(s["decode_rows"] / max(s["decode_steps"], 1), 1),
