@@ -151,12 +151,13 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
         vocab = pol.model.get_output_embeddings().weight.shape[0]
         slot_tokens = w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1]
         for eng in engines:
-            row = {"model": name, "engine": eng, "concurrent": w.concurrent, "device": str(pol.device)}
+            row = {"model": name, "engine": eng, "concurrent": w.concurrent, "device": str(pol.device),
+                   "measured": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), "git_sha": git_state().get("sha")}   # rows of several runs can share the file
             if time.time() - t0 > budget_s: rows.append({**row, "skipped": "time budget spent"}); write("partial"); continue
             try:
                 be = _engine_backend(pol, w, eng == "engine", slot_tokens)
                 if eng == "engine" and pol.device.type == "cuda":
-                    t = time.time(); run_workload(be, dataclasses.replace(w, seed=w.seed + 1), vocab)
+                    t = time.time(); run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab)   # compilation, first graphs
                     row["warmup_seconds"] = round(time.time() - t, 1); be.engine.clear()
                 before = dict(be.engine.stats) if be.engine is not None else {}
                 prefilled = be.stats["prefill_tokens"]       # the backend's counter runs on from the warm-up
@@ -165,7 +166,8 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
                 if be.engine is not None:         # the timed run's share of the engine's counters
                     s = {k: v - before.get(k, 0) for k, v in be.engine.stats.items()}
                     row.update(mean_decode_rows=round(s["decode_rows"] / max(s["decode_steps"], 1), 1),
-                               decode_steps=s["decode_steps"], shared_tokens=s["shared_tokens"],
+                               decode_steps=s["decode_steps"], shared_tokens=s["shared_tokens"], prefill_passes=s["prefill_passes"],
+                               graph_captures=s["graph_captures"],
                                ms_per_decode_step=round(1000 * row["seconds"] / max(s["decode_steps"], 1), 2),
                                phase_seconds={k: round(s[k], 2) for k in ("prefill_s", "forward_s", "sample_s")},
                                engine_info=be.engine.info(), events=be.engine.events[-5:])

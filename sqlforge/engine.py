@@ -236,25 +236,65 @@ class _Seg:
     n: int
     off: int
 
-def _prefill_attention(net: _Net, st: _State, layer: int, attn, x, cos, sin, segs: list[_Seg]) -> torch.Tensor:
-    q, k, v, gate = _qkv(net, attn, x, cos, sin)
-    kv, outs = st.kv[net.index[layer]], []
-    for s in segs:
-        e, sl = s.start + s.n, slice(s.off, s.off + s.n)
-        kv[0, s.slot, :, s.start:e], kv[1, s.slot, :, s.start:e] = k[0, :, sl], v[0, :, sl]
-        causal = torch.arange(e, device=x.device)[None, :] <= torch.arange(s.start, e, device=x.device)[:, None]
-        outs.append(_attend(q[:, :, sl], kv[0, s.slot:s.slot + 1, :, :e], kv[1, s.slot:s.slot + 1, :, :e], causal[None], attn.scaling))
-    return _attn_out(attn, torch.cat(outs, 1), gate)
+@dataclass(frozen=True)
+class _Group:
+    "Chunks of similar length padded to `T` tokens, so that one call mixes all of them: where each padded row comes from and goes."
+    slots: torch.Tensor      # [S] the chunks' slots
+    n: torch.Tensor          # [S] their lengths
+    take: torch.Tensor       # [S*T] packed index of each padded row (a pad repeats its chunk's last token)
+    src: torch.Tensor        # the padded rows that are real tokens ...
+    dest: torch.Tensor       # ... and their packed indices
+    mask: torch.Tensor       # [S, T, L] which slot positions each padded row sees
+    T: int
 
-def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs: list[_Seg]) -> torch.Tensor:
-    li, km1 = net.index[layer], net.conv_k - 1
+def _group(segs: list[_Seg], device: torch.device) -> _Group:
+    "One `_Group` of `segs`, built on `device`."
+    S, T, L = len(segs), max(s.n for s in segs), max(s.start + s.n for s in segs)
+    slots, n, off, start = torch.tensor([[s.slot, s.n, s.off, s.start] for s in segs], device=device).T
+    t = torch.minimum(torch.arange(T, device=device)[None], n[:, None] - 1)        # [S, T]
+    take, real = (off[:, None] + t).reshape(-1), (torch.arange(T, device=device)[None] < n[:, None]).reshape(-1)
+    mask = torch.arange(L, device=device)[None, None] <= (start[:, None] + t)[:, :, None]
+    return _Group(slots, n, take, real.nonzero()[:, 0], take[real], mask, T)
+
+def _groups(segs: list[_Seg], device: torch.device, waste: float = 2.0) -> list[_Group]:
+    "The chunks in groups of similar length (longest first), each padded to at most `waste` times its real tokens."
+    out, cur = [], []
+    for s in sorted(segs, key=lambda s: -s.n):
+        if cur and (len(cur) + 1) * cur[0].n > waste * (sum(c.n for c in cur) + s.n): out.append(cur); cur = []
+        cur.append(s)
+    return [_group(g, device) for g in out + [cur]]
+
+def _padded(x: torch.Tensor, g: _Group) -> torch.Tensor:
+    "Packed rows x [N, ...] as the group's padded batch [S, T, ...]."
+    return x[g.take].unflatten(0, (-1, g.T))
+
+def _prefill_attention(net: _Net, st: _State, layer: int, attn, x, cos, sin, at: tuple, groups: list[_Group]) -> torch.Tensor:
+    q, k, v, gate = _qkv(net, attn, x, cos, sin)
+    kv = st.kv[net.index[layer]]
+    kv[0][at], kv[1][at] = k[0].transpose(0, 1), v[0].transpose(0, 1)    # every chunk's keys and values into its slot
+    out, q = q.new_empty(x.shape[1], q.shape[1] * q.shape[3]), q[0].transpose(0, 1)
+    for g in groups:
+        L = g.mask.shape[-1]
+        o = _attend(_padded(q, g).transpose(1, 2), kv[0, g.slots, :, :L], kv[1, g.slots, :, :L], g.mask, attn.scaling)
+        out[g.dest] = o.flatten(0, 1)[g.src]
+    return _attn_out(attn, out[None], gate)
+
+def _prefill_conv(st: _State, kern: _Kernels, li: int, mod, mixed: torch.Tensor, groups: list[_Group]) -> torch.Tensor:
+    "The causal convolution of packed inputs [N, C], each chunk starting from its slot's last `kernel − 1` inputs."
+    km1, out = st.conv.shape[-1], torch.empty_like(mixed)
+    for g in groups:
+        full = torch.cat([st.conv[li, g.slots], _padded(mixed, g).transpose(1, 2)], -1)        # [S, C, km1 + T]
+        keep = (g.n[:, None] + torch.arange(km1, device=mixed.device))[:, None].expand(-1, full.shape[1], -1)
+        st.conv[li, g.slots] = full.gather(2, keep)                                            # its last km1 real inputs
+        y = kern.conv(full, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, activation=mod.activation)[:, :, km1:]
+        out[g.dest] = y.transpose(1, 2).flatten(0, 1)[g.src]
+    return out
+
+def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs: list[_Seg], groups: list[_Group]) -> torch.Tensor:
+    li = net.index[layer]
     mixed, z = mod.in_proj_qkv(x), mod.in_proj_z(x).reshape(1, x.shape[1], -1, mod.head_v_dim)
-    w, convd = mod.conv1d.weight.squeeze(1), []
-    for s in segs:                      # the convolution sees the slot's last inputs before the chunk
-        full = torch.cat([st.conv[li, s.slot], mixed[0, s.off:s.off + s.n].T], -1)[None]
-        st.conv[li, s.slot] = full[0, :, -km1:]
-        convd.append(kern.conv(full, w, mod.conv1d.bias, activation=mod.activation)[:, :, -s.n:])
-    q, k, v, g, beta = _gdn_inputs(mod, torch.cat(convd, -1).transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x))
+    conv = _prefill_conv(st, kern, li, mod, mixed[0], groups)
+    q, k, v, g, beta = _gdn_inputs(mod, conv[None], mod.in_proj_b(x), mod.in_proj_a(x))
     kw = dict(output_final_state=True, use_qk_l2norm_in_kernel=True)
     if kern.varlen:
         slots = torch.tensor([s.slot for s in segs], device=x.device)
@@ -275,12 +315,14 @@ def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs
 def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, pos: torch.Tensor, segs: list[_Seg],
                      last: torch.Tensor) -> torch.Tensor:
     "Run the packed chunks `ids` [1, N] at positions `pos` [1, N] into their slots; fp32 logits [len(last), vocab] at rows `last`."
+    groups = _groups(segs, ids.device)
+    at = (torch.tensor([s.slot for s in segs for _ in range(s.n)], device=ids.device), slice(None), pos[0])
     h = net.body.embed_tokens(ids)
     cos, sin = net.rotary(h, pos)
     for i, layer in enumerate(net.body.layers):
         x = layer.input_layernorm(h)
-        if net.types[i] == "full_attention": h = h + _prefill_attention(net, st, i, layer.self_attn, x, cos, sin, segs)
-        else: h = h + _prefill_gdn(net, st, kern, i, layer.linear_attn, x, segs)
+        if net.types[i] == "full_attention": h = h + _prefill_attention(net, st, i, layer.self_attn, x, cos, sin, at, groups)
+        else: h = h + _prefill_gdn(net, st, kern, i, layer.linear_attn, x, segs, groups)
         h = h + layer.mlp(layer.post_attention_layernorm(h))
     return net.head(net.body.norm(h[:, last])).float()[0]
 
@@ -364,8 +406,8 @@ class RolloutEngine:
         self.graphs: dict[tuple[int, int], tuple] = {}
         self._pool = None                      # the memory pool of the graphs captured since the buffers last moved
         self.events: list[dict] = []
-        self.stats = {"steps": 0, "prefill_tokens": 0, "reused_tokens": 0, "shared_tokens": 0, "decode_steps": 0,
-                      "decode_rows": 0, "decode_lanes": 0, "new_tokens": 0, "turns": 0,
+        self.stats = {"steps": 0, "prefill_tokens": 0, "prefill_passes": 0, "reused_tokens": 0, "shared_tokens": 0,
+                      "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
                       "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # wall time of the step's phases (synchronised)
 
     # -- the interface ----------------------------------------------------------------------------------------
@@ -589,7 +631,7 @@ def _prefill(self) -> list[tuple[Hashable, Generation]]:
     ends = [k for k, (r, s) in enumerate(zip(plan, segs)) if s.start + s.n == len(r.prompt)]
     last = torch.tensor([segs[k].off + segs[k].n - 1 for k in ends], dtype=torch.long, device=dev)
     logits = _prefill_forward(self.net, self.state, self.kern, ids, pos, segs, last)
-    self.stats["prefill_tokens"] += int(ids.shape[1])
+    self.stats["prefill_tokens"] += int(ids.shape[1]); self.stats["prefill_passes"] += 1
     row = dict(zip(ends, logits))
     started = []
     for k, (r, s) in enumerate(zip(plan, segs)):
@@ -639,7 +681,8 @@ def _decode_logits(self, B: int, length: int) -> torch.Tensor:
     args = (self.net, self.state, self.kern, self._ids[:B], self._pos[:B], self._act[:B], length)
     if not self.use_graphs: return _decode_forward(*args)
     try:
-        if (B, length) not in self.graphs: self.graphs[(B, length)] = self._capture(B, length, args)
+        if (B, length) not in self.graphs:
+            self.graphs[(B, length)] = self._capture(B, length, args); self.stats["graph_captures"] += 1
         graph, out = self.graphs[(B, length)]
         graph.replay()
         return out

@@ -100,9 +100,10 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                 pol.model.eval()
                 be = TransformersBackend(pol, max_batch=len(jobs), engine=engine,
                                          engine_config=EngineConfig(slots=len(jobs), slot_tokens=max_context))
-                if warmup and be.engine is not None and pol.device.type == "cuda":     # fla's compilation, CUDA graph captures
+                if warmup and be.engine is not None and pol.device.type == "cuda":     # fla's compilation, first CUDA graphs: a short rollout
                     t = time.time()
-                    run_episodes(be, suite, [(tk, s + 1) for tk, s in jobs], harness, batch_size=len(jobs), pool=sql, progress=False)
+                    short = dataclasses.replace(harness, max_turns=2, sampling=dataclasses.replace(harness.sampling, max_new_tokens=32))
+                    run_episodes(be, suite, [(tk, s + 1) for tk, s in jobs], short, batch_size=len(jobs), pool=sql, progress=False)
                     sync(); rep["s_rollout_warmup"] = round(time.time() - t, 2)
                     be.clear_cache()
                 if torch.cuda.is_available(): torch.cuda.reset_peak_memory_stats()
