@@ -10,7 +10,7 @@ from typing import Sequence
 
 import torch
 
-from .core import atomic_write_json, package_versions, project_root, run_manifest
+from .core import atomic_write_json, git_state, package_versions, project_root, run_manifest
 import numpy as np
 
 from .generation import streams
