@@ -18,7 +18,8 @@ from .models import Policy, SamplingParams, load_policy
 
 # %% auto #0
 __all__ = ['MODES', 'ARCH_SHAPES', 'ENGINE_ROWS', 'decode_throughput', 'shape_policy', 'Workload', 'run_workload', 'engine_rows',
-           'engine_selftest', 'DecodePlan', 'gpu_decode_plan', 'cpu_episodes_per_minute', 'cpu_engine_choice', 'main']
+           'engine_selftest', 'engine_profile', 'DecodePlan', 'gpu_decode_plan', 'cpu_episodes_per_minute',
+           'cpu_engine_choice', 'main']
 
 # %% ../nbs/90_bench.ipynb #e2384592
 MODES = {"plain": dict(cache_implementation=None, compile=False),
@@ -272,6 +273,39 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
     check("log-probs against the trainer's forward", gap)
     return write("complete")
 
+# %% ../nbs/90_bench.ipynb #prof0002
+def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, skip: int = 200, cuda_graphs: bool = True,
+                   device: str = "auto", top: int = 30) -> dict:
+    "Where the engine's time goes: torch.profiler's top operators over `steps` engine steps after `skip`, mid-rollout; written to `engine_profile_<model>.json`."
+    from torch.profiler import ProfilerActivity, profile, schedule
+    pol = shape_policy(model, device)
+    vocab = pol.model.get_output_embeddings().weight.shape[0]
+    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1])
+    be.engine.use_graphs = be.engine.use_graphs and cuda_graphs
+    cuda = pol.device.type == "cuda"
+    if cuda: run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab); be.engine.clear()
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    marks = {}
+    with profile(activities=acts, schedule=schedule(wait=skip, warmup=2, active=steps)) as prof:
+        step = be.step
+        def profiled():
+            n = prof.step_num
+            if n == skip + 2: marks["before"] = dict(be.engine.stats)
+            if n == skip + 2 + steps: marks["after"] = dict(be.engine.stats)
+            out = step(); prof.step()
+            return out
+        be.step = profiled
+        row = run_workload(be, w, vocab)
+    key = "self_device_time_total" if cuda else "self_cpu_time_total"
+    ops = sorted(prof.key_averages(), key=lambda e: -getattr(e, key))[:top]
+    s = {k: round(marks["after"][k] - marks["before"][k], 4) for k in marks.get("before", {})} if "after" in marks else {}
+    res = {**run_manifest({"model": model, "workload": dataclasses.asdict(w), "steps": steps, "skip": skip, "cuda_graphs": be.engine.use_graphs}),
+           "rollout": {k: row[k] for k in ("generated_tokens_per_s", "seconds")}, "window_engine_stats": s,
+           "ms_per_step_in_window": {"self_time": round(sum(getattr(e, key) for e in prof.key_averages()) / 1000 / steps, 3)},
+           "top_ops": [{"name": e.key, "calls": e.count, "self_ms_per_step": round(getattr(e, key) / 1000 / steps, 4)} for e in ops]}
+    atomic_write_json(Path(out) / f"engine_profile_{model}.json", res)
+    return res
+
 # %% ../nbs/90_bench.ipynb #3a05185d
 @dataclasses.dataclass(frozen=True)
 class DecodePlan:
@@ -360,10 +394,10 @@ def cpu_engine_choice(models: Sequence[str] = ("smollm2-135m", "tiny-qwen3.5"), 
 
 # %% ../nbs/90_bench.ipynb #2e56e8b3
 def main(argv: Sequence[str] | None = None) -> int:
-    "python -m sqlforge.bench gpu|cpu|engine|selftest|step --out DIR: one of the measurements above."
+    "python -m sqlforge.bench gpu|cpu|engine|selftest|step|profile --out DIR: one of the measurements above."
     import argparse
     ap = argparse.ArgumentParser(prog="python -m sqlforge.bench")
-    ap.add_argument("what", choices=["gpu", "cpu", "engine", "selftest", "step"])
+    ap.add_argument("what", choices=["gpu", "cpu", "engine", "selftest", "step", "profile"])
     ap.add_argument("--out", default=str(project_root() / "results" / "bench"))
     ap.add_argument("--budget-s", type=float, default=None, help="wall-clock budget; what would start after it is skipped")
     ap.add_argument("--models", nargs="+", default=list(DecodePlan.models))
@@ -379,10 +413,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-grad-checkpointing", action="store_true", help="step: backward without recomputation")
     ap.add_argument("--token-budget", type=int, default=16384, help="step: tokens per micro-batch")
     ap.add_argument("--turns", type=int, default=3, help="step: turns per episode")
+    ap.add_argument("--steps", type=int, default=40, help="profile: engine steps recorded (after --skip)")
+    ap.add_argument("--skip", type=int, default=200, help="profile: engine steps before the recorded window")
+    ap.add_argument("--no-graphs", action="store_true", help="profile: decode eagerly, without CUDA graphs")
     a = ap.parse_args(argv)
     if a.what == "cpu": print(json.dumps(cpu_episodes_per_minute(out=a.out))); return 0
     if a.what == "engine":
         engine_rows([r for k in a.rows for r in ENGINE_ROWS[k]], a.out, a.engines, a.budget_s or 540.0, keep_from=a.keep_from)
+        return 0
+    if a.what == "profile":
+        for name, w in [r for k in a.rows for r in ENGINE_ROWS[k]]:
+            pr = engine_profile(name, w, a.out, a.steps, a.skip, not a.no_graphs)
+            print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0); return 0
     if a.what == "step":
