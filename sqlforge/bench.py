@@ -124,12 +124,13 @@ def run_workload(backend, w: Workload, vocab: int) -> dict:
 ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
                "b1": [("qwen2.5-0.5b-arch", Workload(concurrent=256))], "b2": [("smollm2-135m-arch", Workload(concurrent=256))]}
 
-def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int):
+def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, compile: bool = False):
     from sqlforge.backends import TransformersBackend
     from sqlforge.engine import EngineConfig
     pol = dataclasses.replace(pol, stop_ids=())           # fixed work: every turn runs to new_tokens
     return TransformersBackend(pol, max_batch=w.concurrent, engine=engine, reuse_cache=False,
-                               engine_config=EngineConfig(slots=w.concurrent, slot_tokens=slot_tokens, memory_fraction=0.6))
+                               engine_config=EngineConfig(slots=w.concurrent, slot_tokens=slot_tokens, memory_fraction=0.6,
+                                                          compile=compile))
 
 def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: Sequence[str] = ("engine", "reference"),
                 budget_s: float = 540.0, device: str = "auto", keep_from: str | Path | None = None) -> dict:
@@ -156,8 +157,8 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
                    "measured": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), "git_sha": git_state().get("sha")}   # rows of several runs can share the file
             if time.time() - t0 > budget_s: rows.append({**row, "skipped": "time budget spent"}); write("partial"); continue
             try:
-                be = _engine_backend(pol, w, eng == "engine", slot_tokens)
-                if eng == "engine" and pol.device.type == "cuda":
+                be = _engine_backend(pol, w, eng != "reference", slot_tokens, compile=eng == "engine-compiled")
+                if eng != "reference" and pol.device.type == "cuda":
                     t = time.time(); run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab)   # compilation, first graphs
                     row["warmup_seconds"] = round(time.time() - t, 1); be.engine.clear()
                 before = dict(be.engine.stats) if be.engine is not None else {}
@@ -275,18 +276,18 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
 
 # %% ../nbs/90_bench.ipynb #prof0002
 def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, skip: int = 200, cuda_graphs: bool = True,
-                   device: str = "auto", top: int = 30) -> dict:
+                   device: str = "auto", top: int = 30, compile: bool = False) -> dict:
     "Where the engine's time goes: torch.profiler's top operators over `steps` engine steps after `skip`, mid-rollout; written to `engine_profile_<model>.json`."
     from torch.profiler import ProfilerActivity, profile, schedule
     pol = shape_policy(model, device)
     vocab = pol.model.get_output_embeddings().weight.shape[0]
-    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1])
+    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1], compile)
     be.engine.use_graphs = be.engine.use_graphs and cuda_graphs
     cuda = pol.device.type == "cuda"
     if cuda: run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab); be.engine.clear()
     acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     marks = {}
-    with profile(activities=acts, schedule=schedule(wait=skip, warmup=2, active=steps)) as prof:
+    with profile(activities=acts, schedule=schedule(wait=skip, warmup=2, active=steps, repeat=1)) as prof:
         step = be.step
         def profiled():
             n = prof.step_num
@@ -297,12 +298,13 @@ def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, sk
         be.step = profiled
         row = run_workload(be, w, vocab)
     key = "self_device_time_total" if cuda else "self_cpu_time_total"
-    ops = sorted(prof.key_averages(), key=lambda e: -getattr(e, key))[:top]
+    ops = [e for e in prof.key_averages() if not e.key.startswith("ProfilerStep")]     # the step markers are not operators
     s = {k: round(marks["after"][k] - marks["before"][k], 4) for k in marks.get("before", {})} if "after" in marks else {}
-    res = {**run_manifest({"model": model, "workload": dataclasses.asdict(w), "steps": steps, "skip": skip, "cuda_graphs": be.engine.use_graphs}),
+    res = {**run_manifest({"model": model, "workload": dataclasses.asdict(w), "steps": steps, "skip": skip, "cuda_graphs": be.engine.use_graphs,
+                             "compiled": be.engine.info()["compiled"]}),
            "rollout": {k: row[k] for k in ("generated_tokens_per_s", "seconds")}, "window_engine_stats": s,
-           "ms_per_step_in_window": {"self_time": round(sum(getattr(e, key) for e in prof.key_averages()) / 1000 / steps, 3)},
-           "top_ops": [{"name": e.key, "calls": e.count, "self_ms_per_step": round(getattr(e, key) / 1000 / steps, 4)} for e in ops]}
+           "ms_per_step_in_window": {"self_time": round(sum(getattr(e, key) for e in ops) / 1000 / steps, 3)},
+           "top_ops": [{"name": e.key, "calls": e.count, "self_ms_per_step": round(getattr(e, key) / 1000 / steps, 4)} for e in sorted(ops, key=lambda e: -getattr(e, key))[:top]]}
     atomic_write_json(Path(out) / f"engine_profile_{model}.json", res)
     return res
 
@@ -405,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--modes", nargs="+", default=list(DecodePlan.modes))
     ap.add_argument("--repeats", type=int, default=DecodePlan.repeats, help="timed calls per row (after one warm-up call)")
     ap.add_argument("--rows", nargs="+", default=["a"], choices=sorted(ENGINE_ROWS), help="engine: which rows of ENGINE_ROWS")
-    ap.add_argument("--engines", nargs="+", default=["engine", "reference"], help="engine: engine and/or reference")
+    ap.add_argument("--engines", nargs="+", default=["engine", "reference"], help="engine: engine, engine-compiled (EngineConfig.compile) and/or reference")
     ap.add_argument("--keep-from", default=str(project_root() / "results" / "bench" / "rollout_engine.json"),
                     help="engine: earlier rows to keep (those not measured again)")
     ap.add_argument("--model", default="qwen3.5-4b-arch", help="selftest / step: the model")
@@ -416,6 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=40, help="profile: engine steps recorded (after --skip)")
     ap.add_argument("--skip", type=int, default=200, help="profile: engine steps before the recorded window")
     ap.add_argument("--no-graphs", action="store_true", help="profile: decode eagerly, without CUDA graphs")
+    ap.add_argument("--compile", action="store_true", help="profile: the compiled decoding step (EngineConfig.compile)")
     a = ap.parse_args(argv)
     if a.what == "cpu": print(json.dumps(cpu_episodes_per_minute(out=a.out))); return 0
     if a.what == "engine":
@@ -423,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if a.what == "profile":
         for name, w in [r for k in a.rows for r in ENGINE_ROWS[k]]:
-            pr = engine_profile(name, w, a.out, a.steps, a.skip, not a.no_graphs)
+            pr = engine_profile(name, w, a.out, a.steps, a.skip, not a.no_graphs, compile=a.compile)
             print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0); return 0

@@ -31,6 +31,7 @@ class EngineConfig:
     cuda_graphs: bool = True        # decode under CUDA graphs (CUDA only)
     fla: bool = True                # fla's Gated DeltaNet kernels, when importable (CUDA only)
     length_bucket: int = 1024       # a decoding step's attention length, rounded up to a multiple of this
+    compile: bool = False           # torch.compile the decoding step (fuses its many small kernels; CUDA graphs capture the result)
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
@@ -403,6 +404,7 @@ class RolloutEngine:
         self.by_key: dict[Hashable, _Slot] = {}
         self.tick, self._weights = 0, None
         self.use_graphs = cfg.cuda_graphs and self.net.device.type == "cuda"
+        self.forward = torch.compile(_decode_forward, dynamic=True) if cfg.compile else _decode_forward
         self.graphs: dict[tuple[int, int], tuple] = {}
         self._pool = None                      # the memory pool of the graphs captured since the buffers last moved
         self.events: list[dict] = []
@@ -458,7 +460,8 @@ class RolloutEngine:
     def info(self) -> dict:
         "What the engine is and ran, for manifests."
         return {"config": dataclasses.asdict(self.cfg), "slots": len(self.slots), "kernels": self.kern.names,
-                "cuda_graphs": self.use_graphs, "graphs_captured": len(self.graphs), "device": str(self.net.device)}
+                "cuda_graphs": self.use_graphs, "compiled": self.forward is not _decode_forward, "graphs_captured": len(self.graphs),
+                "device": str(self.net.device)}
 
     @torch.no_grad()
     def step(self) -> list[tuple[Hashable, Generation]]:
@@ -679,7 +682,7 @@ def _decode(self) -> list[tuple[Hashable, Generation]]:
 def _decode_logits(self, B: int, length: int) -> torch.Tensor:
     "The decoding step's logits: replayed from a CUDA graph of (B, length), captured on first use; eager otherwise."
     args = (self.net, self.state, self.kern, self._ids[:B], self._pos[:B], self._act[:B], length)
-    if not self.use_graphs: return _decode_forward(*args)
+    if not self.use_graphs: return self._eager(args)
     try:
         if (B, length) not in self.graphs:
             self.graphs[(B, length)] = self._capture(B, length, args); self.stats["graph_captures"] += 1
@@ -691,7 +694,16 @@ def _decode_logits(self, B: int, length: int) -> torch.Tensor:
         self._drop_graphs()
         self.events.append({"event": "cuda_graphs_off", "error": f"{type(e).__name__}: {str(e)[:300]}"})
         torch.cuda.synchronize()
-        return _decode_forward(*args)
+        return self._eager(args)
+
+def _eager(self, args: tuple) -> torch.Tensor:
+    "The decoding step without a graph: compiled when asked for; plain from the first compile error on (recorded)."
+    if self.forward is not _decode_forward:
+        try: return self.forward(*args)
+        except Exception as e:      # compilation fails before the step runs: nothing has changed yet
+            self.forward = _decode_forward
+            self.events.append({"event": "compile_off", "error": f"{type(e).__name__}: {str(e)[:300]}"})
+    return _decode_forward(*args)
 
 def _drop_graphs(self) -> None:
     "Forget the CUDA graphs and their memory pool: the next captures get a new pool (one whose graphs are gone trips the allocator)."
@@ -710,11 +722,11 @@ def _capture(self, B: int, length: int, args: tuple) -> tuple:
         s = torch.cuda.Stream()
         s.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(s):
-            for _ in range(2): _decode_forward(*args)
+            for _ in range(2): self._eager(args)          # compiles here, when asked for
         torch.cuda.current_stream().wait_stream(s)
         if self._pool is None: self._pool = torch.cuda.graph_pool_handle()
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, pool=self._pool): out = _decode_forward(*args)
+        with torch.cuda.graph(graph, pool=self._pool): out = self.forward(*args)
     finally: self._act[:B] = saved
     return graph, out
 
@@ -737,4 +749,4 @@ def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable
     return done
 
 RolloutEngine._decode, RolloutEngine._decode_logits, RolloutEngine._capture, RolloutEngine._sample = _decode, _decode_logits, _capture, _sample
-RolloutEngine._drop_graphs, RolloutEngine._sync = _drop_graphs, _sync
+RolloutEngine._drop_graphs, RolloutEngine._sync, RolloutEngine._eager = _drop_graphs, _sync, _eager
