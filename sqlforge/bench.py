@@ -135,15 +135,20 @@ def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, co
 def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: Sequence[str] = ("engine", "reference"),
                 budget_s: float = 540.0, device: str = "auto", keep_from: str | Path | None = None) -> dict:
     "Measure each (shape, workload) on each engine; rows rewritten to `rollout_engine[_cpu].json` under `out` after each."
-    t0, rows = time.time(), []
+    t0, rows, runs = time.time(), [], []
     name = "rollout_engine.json" if torch.cuda.is_available() else "rollout_engine_cpu.json"
     path, old = Path(out) / name, Path(keep_from or Path(out) / name)
     measured = {(m, e) for m, _ in plan for e in engines}
-    if old.is_file():      # rows of earlier runs (other GPU calls) that this run does not measure again stay
-        rows = [r for r in json.loads(old.read_text())["results"] if (r.get("model"), r.get("engine")) not in measured]
+    if old.is_file():      # rows of earlier runs (other GPU calls) that this run does not measure again stay, with the runs' history
+        prev = json.loads(old.read_text())
+        rows = [r for r in prev["results"] if (r.get("model"), r.get("engine")) not in measured]
+        runs = prev.get("runs", [])
+    this = {"models": [m for m, _ in plan], "engines": list(engines), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "git": git_state()}
     def write(status: str) -> dict:
         res = {**run_manifest({"plan": [(m, dataclasses.asdict(w)) for m, w in plan], "engines": list(engines)}),
-               "status": status, "results": rows, "seconds": round(time.time() - t0, 1)}
+               "status": status, "runs": [*runs, {**this, "status": status, "seconds": round(time.time() - t0, 1)}],
+               "results": rows, "seconds": round(time.time() - t0, 1)}
         atomic_write_json(path, res)
         return res
     for name, w in plan:

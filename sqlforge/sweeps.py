@@ -262,14 +262,30 @@ def _status(run_dir: Path) -> str | None:
     m = run_dir / "manifest.json"
     return json.loads(m.read_text()).get("status") if m.exists() else None
 
-def _write_manifest(run_dir: Path, cfg: SweepConfig, suite: Suite, policy, started: float, extra: dict) -> None:
+def _session(man: dict) -> dict:
+    "One session of a run, as its manifest records it: when, at which commit, on what machine, from how many episodes."
+    mach = man.get("machine") or {}
+    return {"started": man.get("created"), "git_sha": (man.get("git") or {}).get("sha"),
+            "machine": mach.get("name") or mach.get("platform"), "episodes_before": man.get("episodes_before", 0),
+            "status": man.get("status"), "wall_seconds": man.get("wall_seconds")}
+
+def _prior_sessions(run_dir: Path) -> list[dict]:
+    "The sessions a run folder's manifest records (one, read from its fields, for a manifest older than this record)."
+    m = run_dir / "manifest.json"
+    if not m.exists(): return []
+    man = json.loads(m.read_text())
+    return man.get("sessions") or [_session(man)]
+
+def _write_manifest(run_dir: Path, cfg: SweepConfig, suite: Suite, policy, started: float, extra: dict,
+                    prior: list[dict] = ()) -> None:
+    "The run's manifest; `sessions` lists the earlier sessions of a resumed run and this one, so no resume hides who made what."
     import torch
     wall = time.time() - started
     on_gpu = torch.cuda.is_available() and str(cfg.device) != "cpu" and cfg.backend != "openai"
-    atomic_write_json(run_dir / "manifest.json", run_manifest(
-        cfg, suite.data_files(), identity=cfg.identity(), arm=cfg.arm, suite=suite.name,
-        model=policy.info if policy is not None else None, wall_seconds=round(wall, 2),
-        gpu_seconds=round(wall, 2) if on_gpu else 0.0, **extra))
+    man = run_manifest(cfg, suite.data_files(), identity=cfg.identity(), arm=cfg.arm, suite=suite.name,
+                       model=policy.info if policy is not None else None, wall_seconds=round(wall, 2),
+                       gpu_seconds=round(wall, 2) if on_gpu else 0.0, **extra)
+    atomic_write_json(run_dir / "manifest.json", {**man, "sessions": [*prior, _session(man)]})
 
 def run_sweep(cfg: SweepConfig, policy=None, progress: bool = True) -> Path:
     "Run (or resume) a sweep; returns its run folder."
@@ -284,7 +300,8 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool = True) -> Path:
     if not todo and _status(run_dir) == "complete": return run_dir      # keep the run as the run that did the work left it
     unpack_transcripts(run_dir)
     policy = policy or load_sweep_policy(cfg)
-    _write_manifest(run_dir, cfg, suite, policy, started, {"status": "running", "episodes_before": len(done)})
+    prior = _prior_sessions(run_dir)
+    _write_manifest(run_dir, cfg, suite, policy, started, {"status": "running", "episodes_before": len(done)}, prior)
     if todo:
         def save(tr: Transcript) -> None:
             atomic_write_bytes(run_dir / "transcripts" / f"{episode_key(tr.task, tr.seed)}.json.gz",
@@ -295,7 +312,7 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool = True) -> Path:
                      progress=progress)
     finish_run(run_dir, [(t.id, s) for t, s in jobs], cfg.harness.max_turns)
     _write_manifest(run_dir, cfg, suite, policy, started, {"status": "complete", "episodes": len(jobs),
-                                                           "episodes_before": len(done)})
+                                                           "episodes_before": len(done)}, prior)
     return run_dir
 
 def finish_run(run_dir: Path, order: Sequence[tuple[str, int]], max_turns: int | None) -> dict:

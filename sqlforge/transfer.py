@@ -4,7 +4,7 @@
 
 # %% ../nbs/91_transfer.ipynb #2c09bb65
 from __future__ import annotations
-import argparse, io, json, os, shutil, sys, tarfile
+import argparse, io, json, os, re, shutil, sys, tarfile
 from pathlib import Path
 from typing import Sequence
 
@@ -12,7 +12,7 @@ from .core import atomic_write_json, cache_dir, display_path, project_root, sha2
 
 # %% auto #0
 __all__ = ['MANIFEST', 'CHUNK_BYTES', 'OUTPUT_BYTES', 'split_file', 'stage_chunks', 'transfer_store', 'stash_chunks', 'keep',
-           'restore', 'pack', 'unpack', 'main']
+           'restore', 'held', 'pack', 'unpack', 'main']
 
 # %% ../nbs/91_transfer.ipynb #0276f0de
 MANIFEST = "chunks.json"
@@ -108,6 +108,18 @@ def restore(store: str | Path | None = None, root: str | Path | None = None) -> 
     shutil.copytree(kept, root, dirs_exist_ok=True)
     return sorted(str(p.relative_to(kept)) for p in kept.iterdir())
 
+def held(store: str | Path | None = None, expect: Sequence[str] = ()) -> dict:
+    "What the store holds (assembled files, loose chunks); an error when a name in `expect` (a file or kept path) is absent."
+    st = transfer_store(store)
+    files = [p for p in st.glob("*/*") if p.is_file() and p.parent.name != "keep" and not p.name.startswith(".")]
+    is_chunk = lambda p: re.search(r"\.part\d+$", p.name) is not None
+    res = {"store": display_path(st), "assembled": sorted(p.name for p in files if not is_chunk(p)),
+           "chunks": sum(map(is_chunk, files))}
+    missing = [e for e in expect if e not in res["assembled"] and not (st / "keep" / e).exists()]
+    if missing: raise FileNotFoundError(f"the store {res['store']} holds no {', '.join(missing)}: this is not the machine the "
+                                        "earlier calls left it on (given back since?); start again from the first call")
+    return res
+
 def pack(folders: Sequence[str | Path], out_dir: str | Path, max_bytes: int = OUTPUT_BYTES, exclude: Sequence[str] = (),
          root: str | Path | None = None) -> list[Path]:
     "One .tar.gz per folder (paths relative to `root`) in `out_dir`, leaving out entries named in `exclude`; each within `max_bytes`."
@@ -155,6 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", required=True); p.add_argument("--exclude", nargs="*", default=[])
     p.add_argument("--max-mib", type=float, default=OUTPUT_BYTES / 2**20)
     p = sub.add_parser("unpack", help="extract archives into the repository"); p.add_argument("archives", nargs="+")
+    p = sub.add_parser("held", help="on the machine: what the store holds; fails when an --expect name is absent")
+    p.add_argument("--store"); p.add_argument("--expect", nargs="*", default=[])
     a = ap.parse_args(argv)
     try:
         if a.cmd == "split": print(json.dumps(split_file(a.file, a.out_dir, int(a.chunk_mib * 2**20)), indent=1))
@@ -167,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(st))
         elif a.cmd == "keep": print(keep(a.paths, a.store))
         elif a.cmd == "restore": print("\n".join(restore(a.store)) or "nothing kept")
+        elif a.cmd == "held": print(json.dumps(held(a.store, a.expect)))
         elif a.cmd == "pack": print("\n".join(map(str, pack(a.folders, a.out, int(a.max_mib * 2**20), a.exclude))))
         else: print(f"{len(unpack(a.archives))} files unpacked")
     except (ValueError, FileNotFoundError) as e:
