@@ -9,10 +9,12 @@ from typing import Any, Hashable, Protocol, Sequence
 
 import torch
 
-from .models import ChatFormat, SamplingParams, sample_tokens, sampling_logprobs
+import math
+
+from .models import ChatFormat, SamplingParams, counter_uniform, sample_tokens, sampling_logprobs
 
 # %% auto #0
-__all__ = ['Generation', 'Backend', 'StreamingBackend', 'streams', 'draw', 'cut_at_stop']
+__all__ = ['TIE_ROOM', 'Generation', 'Backend', 'StreamingBackend', 'streams', 'draw', 'cut_at_stop']
 
 # %% ../nbs/10a_generation.ipynb #e70fb3a5
 @dataclass(frozen=True)
@@ -41,12 +43,47 @@ def streams(backend: Any) -> bool:
     return bool(getattr(backend, "streaming", False))
 
 # %% ../nbs/10a_generation.ipynb #76f6861c
-def draw(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
-         seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
-    "Each row's token drawn at its own seed and turn position, and its log-prob under the sampling distribution."
+TIE_ROOM = 16     # candidates kept beyond top-k, for logits tied with the k-th
+
+def _draw_full(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
+               seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    "The draw over the whole vocabulary: `sampling_logprobs`, then `sample_tokens` — the definition."
     lp = sampling_logprobs(logits, params)
     tok = sample_tokens(logits, params, positions, seeds, logprobs=lp)
     return tok, lp.gather(1, tok[:, None])[:, 0]
+
+def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
+                seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    "The same draw on each row's k best logits (and ties): tokens, log-probs, and which rows need the full draw (ties past the room)."
+    x = logits.float() / params.temperature
+    m = min(x.shape[-1], params.top_k + TIE_ROOM)
+    vals, idx = x.topk(m, dim=-1)                                 # most probable first
+    kth = vals[:, params.top_k - 1:params.top_k]
+    v = torch.where(vals >= kth, vals, -math.inf)
+    if params.top_p < 1:                                          # as `sampling_logprobs`: ties with the last token needed stay
+        lp = v.log_softmax(-1)
+        p = lp.exp()
+        cut = torch.where((p.cumsum(-1) - p) < params.top_p, lp, math.inf).amin(-1, keepdim=True)
+        v = torch.where(lp < cut, -math.inf, v)
+    order = idx.argsort(-1)                                       # the inverse CDF runs in vocabulary order
+    idx, lp = idx.gather(1, order), v.log_softmax(-1).gather(1, order)
+    cdf = lp.double().exp().cumsum(-1)
+    total = cdf[:, -1:]
+    u = torch.tensor([counter_uniform(int(s), int(q)) for s, q in zip(seeds, positions)], dtype=torch.float64, device=x.device)
+    j = torch.searchsorted(cdf, torch.minimum(u[:, None] * total, total.nextafter(torch.zeros_like(total))), right=True)
+    overflow = (vals[:, -1] >= kth[:, 0]) & (m < x.shape[-1])
+    return idx.gather(1, j)[:, 0], lp.gather(1, j)[:, 0], overflow
+
+def draw(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
+         seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    "Each row's token drawn at its own seed and turn position, and its log-prob under the sampling distribution."
+    if not (params.temperature > 0 and 0 < params.top_k < logits.shape[-1]): return _draw_full(logits, params, positions, seeds)
+    tok, lp, full = _draw_top_k(logits, params, positions, seeds)
+    if bool(full.any()):                                          # rare: more ties than the room; those rows alone
+        rows = full.nonzero()[:, 0]
+        t, l = _draw_full(logits[rows], params, [positions[i] for i in rows.tolist()], [seeds[i] for i in rows.tolist()])
+        tok[rows], lp[rows] = t, l.to(lp.dtype)
+    return tok, lp
 
 def cut_at_stop(tokens: Sequence[int], logprobs: Sequence[float], stop_ids: Sequence[int]) -> Generation:
     "A row's tokens up to and including its first stop id (`stop`), or all of them (`length`)."
