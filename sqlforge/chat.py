@@ -235,11 +235,11 @@ def sampling_logprobs(logits: torch.Tensor, params: SamplingParams) -> torch.Ten
     if params.top_p < 1:
         lp = x.log_softmax(-1)
         n = int((lp > -math.inf).sum(-1).max()) if params.top_k else x.shape[-1]
-        top = lp.topk(n, dim=-1).values                    # the support's log-probs, most probable first
-        p = top.exp()
+        top, idx = x.topk(n, dim=-1)                       # the support, most probable first
+        p = lp.gather(-1, idx).exp()
         need = (p.cumsum(-1) - p) < params.top_p           # mass before this token has not reached top_p yet
         cut = torch.where(need, top, math.inf).amin(-1, keepdim=True)
-        x = torch.where(lp < cut, ninf, x)                 # ties with the last token needed stay: no sort order decides
+        x = torch.where(x < cut, ninf, x)                  # logits tied with the last one needed stay: no sort order decides
     return x.log_softmax(-1)
 
 # %% ../nbs/10_chat.ipynb #d0f116e0

@@ -60,11 +60,10 @@ def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequenc
     vals, idx = x.topk(m, dim=-1)                                 # most probable first
     kth = vals[:, params.top_k - 1:params.top_k]
     v = torch.where(vals >= kth, vals, -math.inf)
-    if params.top_p < 1:                                          # as `sampling_logprobs`: ties with the last token needed stay
-        lp = v.log_softmax(-1)
-        p = lp.exp()
-        cut = torch.where((p.cumsum(-1) - p) < params.top_p, lp, math.inf).amin(-1, keepdim=True)
-        v = torch.where(lp < cut, -math.inf, v)
+    if params.top_p < 1:                                          # as `sampling_logprobs`: logits tied with the last one needed stay
+        p = v.log_softmax(-1).exp()
+        cut = torch.where((p.cumsum(-1) - p) < params.top_p, vals, math.inf).amin(-1, keepdim=True)
+        v = torch.where(vals < cut, -math.inf, v)
     order = idx.argsort(-1)                                       # the inverse CDF runs in vocabulary order
     idx, lp = idx.gather(1, order), v.log_softmax(-1).gather(1, order)
     cdf = lp.double().exp().cumsum(-1)
@@ -72,11 +71,15 @@ def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequenc
     u = torch.tensor([counter_uniform(int(s), int(q)) for s, q in zip(seeds, positions)], dtype=torch.float64, device=x.device)
     j = torch.searchsorted(cdf, torch.minimum(u[:, None] * total, total.nextafter(torch.zeros_like(total))), right=True)
     overflow = (vals[:, -1] >= kth[:, 0]) & (m < x.shape[-1])
+    if bool(vals[:, 0].isnan().any()):                     # top-k puts NaN first
+        raise ValueError(f"logits of rows {vals[:, 0].isnan().nonzero()[:, 0].tolist()} hold NaN: the model's forward broke")
     return idx.gather(1, j)[:, 0], lp.gather(1, j)[:, 0], overflow
 
 def draw(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
          seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
     "Each row's token drawn at its own seed and turn position, and its log-prob under the sampling distribution."
+    if not len(seeds) == len(positions) == logits.shape[0]:
+        raise ValueError(f"need one seed and one position per row: {logits.shape[0]} rows, {len(seeds)} seeds, {len(positions)} positions")
     if not (params.temperature > 0 and 0 < params.top_k < logits.shape[-1]): return _draw_full(logits, params, positions, seeds)
     tok, lp, full = _draw_top_k(logits, params, positions, seeds)
     if bool(full.any()):                                          # rare: more ties than the room; those rows alone
