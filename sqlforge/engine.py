@@ -732,11 +732,11 @@ def _capture(self, B: int, length: int, args: tuple) -> tuple:
 
 def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable, Generation]]:
     "Draw each request's next token at its seed and turn position; the turns that ended, the others go on decoding."
-    groups: dict[SamplingParams, list[int]] = {}
-    for k, r in enumerate(reqs): groups.setdefault(dataclasses.replace(r.params, seed=0), []).append(k)
+    groups: dict[tuple, list[int]] = {}          # rows that share a distribution (seeds and turn lengths aside) draw together
+    for k, r in enumerate(reqs): groups.setdefault((r.params.temperature, r.params.top_p, r.params.top_k), []).append(k)
     toks, lps = [0] * len(reqs), [0.0] * len(reqs)
-    for p, ks in groups.items():
-        t, lp = draw(logits[ks], p, [len(reqs[k].tokens) for k in ks], [reqs[k].params.seed for k in ks])
+    for ks in groups.values():
+        t, lp = draw(logits[ks], reqs[ks[0]].params, [len(reqs[k].tokens) for k in ks], [reqs[k].params.seed for k in ks])
         for k, a, b in zip(ks, t.tolist(), lp.float().tolist()): toks[k], lps[k] = a, b
     done = []
     for r, t, lp in zip(reqs, toks, lps):
