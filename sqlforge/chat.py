@@ -12,7 +12,7 @@ import torch
 
 # %% auto #0
 __all__ = ['SQLFORGE_TEMPLATE', 'ChatFormat', 'renders_tools', 'chat_format', 'SamplingParams', 'sampling_logprobs',
-           'counter_uniform', 'sample_tokens']
+           'counter_uniform', 'sample_tokens', 'inverse_cdf']
 
 # %% ../nbs/10_chat.ipynb #138bad0d
 SQLFORGE_TEMPLATE = r"""
@@ -263,6 +263,10 @@ def sample_tokens(logits: torch.Tensor, params: SamplingParams, positions: Seque
     seeds = [params.seed] * len(positions) if seeds is None else seeds
     if not len(seeds) == len(positions) == lp.shape[0]:
         raise ValueError(f"need one seed and one position per row: {lp.shape[0]} rows, {len(seeds)} seeds, {len(positions)} positions")
+    return inverse_cdf(lp, positions, seeds)
+
+def inverse_cdf(lp: torch.Tensor, positions: Sequence[int], seeds: Sequence[int]) -> torch.Tensor:
+    "Each row's column of `lp` [B, N] (log-probs, `-inf` outside the support) drawn at u = counter_uniform(seed, position), columns in order."
     cdf = lp.double().exp().cumsum(-1)
     total = cdf[:, -1:]
     u = torch.tensor([counter_uniform(int(s), int(q)) for s, q in zip(seeds, positions)], dtype=torch.float64, device=lp.device)

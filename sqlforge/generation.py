@@ -4,14 +4,14 @@
 
 # %% ../nbs/10a_generation.ipynb #a0ab1cc6
 from __future__ import annotations
+import math
 from dataclasses import dataclass
 from typing import Any, Hashable, Protocol, Sequence
 
 import torch
 
-import math
-
-from .models import ChatFormat, SamplingParams, counter_uniform, sample_tokens, sampling_logprobs
+from .chat import inverse_cdf
+from .models import ChatFormat, SamplingParams, sample_tokens, sampling_logprobs
 
 # %% auto #0
 __all__ = ['TIE_ROOM', 'Generation', 'Backend', 'StreamingBackend', 'streams', 'draw', 'cut_at_stop']
@@ -58,6 +58,8 @@ def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequenc
     x = logits.float() / params.temperature
     m = min(x.shape[-1], params.top_k + TIE_ROOM)
     vals, idx = x.topk(m, dim=-1)                                 # most probable first
+    if bool(vals[:, 0].isnan().any()):                            # top-k puts NaN first
+        raise ValueError(f"logits of rows {vals[:, 0].isnan().nonzero()[:, 0].tolist()} hold NaN: the model's forward broke")
     kth = vals[:, params.top_k - 1:params.top_k]
     v = torch.where(vals >= kth, vals, -math.inf)
     if params.top_p < 1:                                          # as `sampling_logprobs`: logits tied with the last one needed stay
@@ -66,13 +68,8 @@ def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequenc
         v = torch.where(vals < cut, -math.inf, v)
     order = idx.argsort(-1)                                       # the inverse CDF runs in vocabulary order
     idx, lp = idx.gather(1, order), v.log_softmax(-1).gather(1, order)
-    cdf = lp.double().exp().cumsum(-1)
-    total = cdf[:, -1:]
-    u = torch.tensor([counter_uniform(int(s), int(q)) for s, q in zip(seeds, positions)], dtype=torch.float64, device=x.device)
-    j = torch.searchsorted(cdf, torch.minimum(u[:, None] * total, total.nextafter(torch.zeros_like(total))), right=True)
+    j = inverse_cdf(lp, positions, seeds)[:, None]
     overflow = (vals[:, -1] >= kth[:, 0]) & (m < x.shape[-1])
-    if bool(vals[:, 0].isnan().any()):                     # top-k puts NaN first
-        raise ValueError(f"logits of rows {vals[:, 0].isnan().nonzero()[:, 0].tolist()} hold NaN: the model's forward broke")
     return idx.gather(1, j)[:, 0], lp.gather(1, j)[:, 0], overflow
 
 def draw(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
