@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_tasks.ipynb #c3bc3581
 from __future__ import annotations
-import dataclasses, functools, json, os, re
+import dataclasses, functools, hashlib, json, os, re, sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +20,9 @@ from .verify import Gold, Outcome, Verdict, verify_sql
 
 # %% auto #0
 __all__ = ['MODES', 'SPLITS', 'FEATURES', 'BUILT_SUITES', 'TaskError', 'Task', 'sql_shape', 'sql_features', 'sql_hops',
-           'difficulty_of', 'task_from_dict', 'read_tasks', 'write_tasks', 'DatabaseError', 'DatabaseEntry',
-           'DatabaseRegistry', 'demo_suite_path', 'suite_path', 'Suite', 'load_suite', 'score_submission']
+           'difficulty_of', 'task_from_dict', 'read_tasks', 'write_tasks', 'DatabaseError', 'sqlite_content_sha256',
+           'DatabaseEntry', 'DatabaseRegistry', 'demo_suite_path', 'suite_path', 'Suite', 'load_suite',
+           'score_submission']
 
 # %% ../nbs/02_tasks.ipynb #a34d7c24
 MODES = ("spider2", "bird", "strict")
@@ -220,13 +221,29 @@ def write_tasks(path: str | Path, tasks: Iterable[Task]) -> Path:
 class DatabaseError(FileNotFoundError):
     "A database is missing, unknown, or differs from its registered hash; the message says how to fix it."
 
+def sqlite_content_sha256(path: str | Path) -> str:
+    "sha256 of a SQLite database's schema and rows (tables by name, rows in storage order): the same for any SQLite library that wrote it."
+    user = "name NOT LIKE 'sqlite!_%' ESCAPE '!'"      # sqlite_stat1 and friends depend on the library
+    h, con = hashlib.sha256(), None
+    try:
+        con = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        h.update(repr(con.execute(f"SELECT type, name, tbl_name, sql FROM sqlite_master WHERE {user} ORDER BY type, name").fetchall()).encode())
+        for (table,) in con.execute(f"SELECT name FROM sqlite_master WHERE type = 'table' AND {user} ORDER BY name").fetchall():
+            cur = con.execute(f'SELECT * FROM "{table}"')
+            while rows := cur.fetchmany(4096): h.update(repr(rows).encode())
+    except sqlite3.DatabaseError as e: raise DatabaseError(f"{display_path(path)}: not a readable SQLite database ({e})") from None
+    finally:
+        if con is not None: con.close()
+    return h.hexdigest()
+
 @dataclass(frozen=True)
 class DatabaseEntry:
-    "One registered database: file path, expected sha256, and how to get it."
+    "One registered database: file path, expected sha256 (of the file, and of its content), and how to get it."
     name: str
     path: Path
     sha256: str | None = None
     source: str | None = None
+    content_sha256: str | None = None
 
 _HASH_OK: dict[tuple, str] = {}
 
@@ -247,7 +264,8 @@ class DatabaseRegistry:
         for name, v in raw.items():
             if not isinstance(v, dict) or "file" not in v:
                 raise DatabaseError(f"{path}: entry {name!r} needs a 'file' (and ideally 'sha256')")
-            entries.append(DatabaseEntry(name, resolve_path(v["file"], base=path.parent).resolve(), v.get("sha256"), v.get("source")))
+            entries.append(DatabaseEntry(name, resolve_path(v["file"], base=path.parent).resolve(), v.get("sha256"), v.get("source"),
+                                         v.get("content_sha256")))
         return cls(entries, origin=path)
 
     def save(self, path: str | Path) -> Path:
@@ -261,12 +279,13 @@ class DatabaseRegistry:
             name = portable_path(p) or ""
             return name if name.startswith(CACHE_PREFIX) else str(p)
         return atomic_write_text(path, json.dumps(
-            {e.name: {"file": rel(e.path), "sha256": e.sha256, **({"source": e.source} if e.source else {})}
+            {e.name: {"file": rel(e.path), "sha256": e.sha256, **({"content_sha256": e.content_sha256} if e.content_sha256 else {}),
+                      **({"source": e.source} if e.source else {})}
              for e in self.entries.values()}, indent=2) + "\n")
 
     def add(self, name: str, path: str | Path, source: str | None = None) -> DatabaseEntry:
-        "Register a file under `name`, recording its current sha256."
-        e = DatabaseEntry(name, Path(path).resolve(), sha256_file(path), source)
+        "Register a file under `name`, recording its current sha256 and content sha256."
+        e = DatabaseEntry(name, Path(path).resolve(), sha256_file(path), source, sqlite_content_sha256(path))
         self.entries[name] = e
         return e
 
@@ -283,10 +302,14 @@ class DatabaseRegistry:
             st = e.path.stat()
             key = (str(e.path), st.st_size, st.st_mtime_ns)
             if key not in _HASH_OK: _HASH_OK[key] = sha256_file(e.path)
-            if _HASH_OK[key] != e.sha256:
+            same = _HASH_OK[key] == e.sha256
+            if not same and e.content_sha256:        # other bytes: the same rows written by another SQLite library?
+                if ("content",) + key not in _HASH_OK: _HASH_OK[("content",) + key] = sqlite_content_sha256(e.path)
+                same = _HASH_OK[("content",) + key] == e.content_sha256
+            if not same:
                 raise DatabaseError(f"database {name!r}: {display_path(e.path)} has sha256 {_HASH_OK[key][:12]}…, the registry "
-                                    f"expects {e.sha256[:12]}… (a different version of the file); rebuild the suite "
-                                    f"or restore the file")
+                                    f"expects {e.sha256[:12]}… (a different version of the file"
+                                    f"{', and other content' if e.content_sha256 else ''}); rebuild the suite or restore the file")
         return e.path
 
     def __contains__(self, name: str) -> bool: return name in self.entries
