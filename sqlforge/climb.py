@@ -8,7 +8,7 @@ import dataclasses, difflib, json, math, re, shutil, sys, time
 from pathlib import Path
 from typing import Any, Sequence
 
-from .core import atomic_write_json, cache_dir, project_root, read_jsonl, sha256_bytes, sha256_file
+from .core import atomic_write_json, cache_dir, project_root, read_jsonl, record_path, sha256_bytes, sha256_file
 from .grpo import GRPOConfig, SFTConfig
 from .harness import HarnessConfig, protocol
 from .models import SamplingParams
@@ -397,7 +397,7 @@ def build_mini_pool(params: dict[str, Any], sets: dict[str, dict] | None = None,
         raise ValueError(f"the pool meets a held-out set: {json.dumps(report['decontamination'])[:2000]}")
     for n in pool_names:
         counts, tasks = kept[n]
-        report["sets"][n]["pool"] = str(write_pool(suites[n], tasks, counts, pools / MINI_POOLS[n], source_run=f"results/mini-base/{n}"))
+        report["sets"][n]["pool"] = record_path(write_pool(suites[n], tasks, counts, pools / MINI_POOLS[n], source_run=f"results/mini-base/{n}"))
     report["pool_tasks"] = sum(len(t) for _, t in kept.values())
     atomic_write_json(pools / "mini-pool-report.json", report)
     return report
