@@ -4,7 +4,7 @@
 
 # %% ../nbs/20c_grpo.ipynb #ac6564ca
 from __future__ import annotations
-import json, random, re, shutil, time
+import dataclasses, json, math, random, re, shutil, time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
-from .core import JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, run_manifest, sha256_file
+from .core import JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, run_manifest, sha256_file, sha256_json
 from .engine import EngineConfig, pin_torch_gdn
 from .harness import Transcript, run_episodes
 from .models import Policy, adapter_dir, load_policy
@@ -225,6 +225,9 @@ class GRPOTrainer:
         self.policy.model.eval()
         trs = self._rollout(jobs)
         t_roll = time.time()
+        if all(tr.outcome == "infra_error" for tr in trs):     # nothing to learn from, and never the model's fault
+            raise RuntimeError(f"step {step}: every episode ended in infra_error, the first with: {trs[0].message}; the step "
+                               "is not logged — fix the cause and resume from the last checkpoint")
 
         # 2-4. rewards from the verifier's outcomes, group filter, advantages; update each task's pass-rate record
         advs, fates = [None] * len(trs), []
@@ -241,20 +244,22 @@ class GRPOTrainer:
         self.policy.model.train()
         st, grad_norm = {}, None
         if batch:
-            micro = lambda mb: grpo_loss(self.policy, mb, cfg, n_traj=len(batch))
-            st, self.budget = accumulate(self.policy.model, self._share(batch), micro, self.budget,
-                                         on_event=lambda e: self._event({"step": step, **e}))
+            micro, share = (lambda mb: grpo_loss(self.policy, mb, cfg, n_traj=len(batch))), self._share(batch)
+            st, self.budget = accumulate(self.policy.model, share, micro, self.budget,
+                                         on_event=lambda e: self._update_event(step, share, e))
             st = self._reduce(st)
             grad_norm = float(torch.nn.utils.clip_grad_norm_(self.params, cfg.grad_clip))
+        updated = bool(batch) and math.isfinite(grad_norm)
+        if batch and not updated: self._event({"step": step, "event": "update_skipped", "grad_norm": grad_norm})
         t_bwd = time.time()
         lr = cfg.lr * lr_factor(cfg, step - 1)
         for g in self.opt.param_groups: g["lr"] = lr
-        if batch: self.opt.step()
+        if updated: self.opt.step()
         self.opt.zero_grad(set_to_none=True)
         t_opt = time.time()
 
         # 6. log one metrics row and the step's episodes
-        row = self._row(step, task_ids, early, trs, fates, batch, st, grad_norm, lr,
+        row = self._row(step, task_ids, early, trs, fates, batch, st, grad_norm, updated, lr,
                         {"s_rollout": t_roll - t0, "s_backward": t_bwd - t_roll, "s_optimizer": t_opt - t_bwd})
         self.step_done = step
         if not self.is_main: return row
@@ -285,6 +290,15 @@ class GRPOTrainer:
     def _event(self, row: dict) -> None:
         "Log an event (OOM retry, checkpoint, resume) to `events.jsonl`."
         self.events.append(row)
+
+    def _update_event(self, step: int, items: Sequence[Trajectory], e: dict) -> None:
+        "Log an event of the backward; a dropped trajectory is also written whole to `nonfinite/` for diagnosis."
+        if e["event"] == "nonfinite_grad_dropped":
+            traj = dataclasses.asdict(items[e["items"][0]])           # named by content: ranks of a data-parallel climb never collide
+            path = self.run_dir / "nonfinite" / f"step{step:04d}-{sha256_json(traj)[:12]}.json"
+            atomic_write_json(path, traj)
+            e = {**e, "dump": path.relative_to(self.run_dir).as_posix()}
+        self._event({"step": step, **e})
 
     def run(self, callback: Callable[[dict], None] | None = None, budget_s: float | None = None) -> list[dict]:
         """Steps until `cfg.steps` (continuing a resumed climb); `callback(row)` after each step's checkpoint.
@@ -317,7 +331,7 @@ class GRPOTrainer:
     def __exit__(self, *exc): self.close()
 
     # -- the metrics row ----------------------------------------------------------------------------------------
-    def _row(self, step, task_ids, early, trs, fates, batch, st, grad_norm, lr, secs) -> dict:
+    def _row(self, step, task_ids, early, trs, fates, batch, st, grad_norm, updated, lr, secs) -> dict:
         n = len(trs)
         rate = lambda o: round(sum(tr.outcome == o for tr in trs) / n, 4)
         rewards = [r for tr in trs if (r := reward(tr.outcome, self.cfg)) is not None]
@@ -339,7 +353,8 @@ class GRPOTrainer:
             "mean_abs_dlogp": round(st["abs_dlogp_sum"] / max(st["tokens_in_support"], 1), 7) if st else None,
             "max_abs_dlogp": st.get("max_abs_dlogp"), "clip_share": round(st["clipped"] / ntok, 5) if st else None,
             "out_of_support": st.get("out_of_support", 0), "kl": round(st["kl_sum"] / ntok, 7) if st else None,
-            "grad_norm": grad_norm, "lr": lr, "updated": bool(batch),
+            "grad_norm": grad_norm, "lr": lr, "updated": updated, "nonfinite_dropped": st.get("nonfinite_dropped", 0),
+            "lp_nan": st.get("lp_nan", 0),
             "microbatches": st.get("microbatches", 0), "oom_retries": st.get("oom_retries", 0), "token_budget": self.budget,
             **self.pool.summary(step), "pool_returned_early": early,
             "s_rollout": round(secs["s_rollout"], 3), "s_generate": round(gen, 3),

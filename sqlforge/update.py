@@ -21,7 +21,8 @@ from .verify import Outcome
 # %% auto #0
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward', 'group_advantages',
            'causal_lm', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches',
-           'add_stats', 'accumulate', 'add_lora', 'lr_factor', 'trainable_parameters', 'atomic_dir', 'save_adapter']
+           'add_stats', 'grads_finite', 'accumulate', 'add_lora', 'lr_factor', 'trainable_parameters', 'atomic_dir',
+           'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
@@ -252,7 +253,7 @@ def grpo_loss(policy: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, n_tr
         cnt = torch.zeros(B, device=tok.device).index_add(0, x.rows, ok.float())
         loss = (per / cnt.clamp(min=1)).sum() / n_traj
     n_ok, k3 = int(ok.sum()), k3.detach()
-    stats = {"tokens": len(lp), "tokens_in_support": n_ok, "out_of_support": len(lp) - n_ok,
+    stats = {"tokens": len(lp), "tokens_in_support": n_ok, "out_of_support": len(lp) - n_ok, "lp_nan": int(lp.isnan().sum()),
              "abs_dlogp_sum": float(delta.abs().sum()), "max_abs_dlogp": float(delta.abs().max()) if len(lp) else 0.0,
              "clipped": int(((ratio > cfg.is_cap) & ok).sum()), "entropy_sum": float(ent.sum()) if len(lp) else 0.0,
              "kl_sum": float(k3.sum()), "loss": float(loss.detach())}
@@ -274,13 +275,20 @@ def add_stats(sums: dict, st: dict) -> dict:
         sums[k] = max(sums.get(k, v), v) if k.startswith("max_") else sums.get(k, 0) + v
     return sums
 
+def grads_finite(params: Sequence[torch.Tensor]) -> bool:
+    "Whether every gradient present is finite (one device sync)."
+    gs = [p.grad for p in params if p.grad is not None]
+    return not gs or bool(torch.stack([g.isfinite().all() for g in gs]).all())
+
 def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: Callable, budget: int,
                on_event: Callable[[dict], None] | None = None) -> tuple[dict, int]:
     "Backward of `micro_loss(items_subset)` over token-budgeted micro-batches, gradients summed; returns (stat sums, budget)."
     params = [p for p in model.parameters() if p.requires_grad]
     acc = [torch.zeros_like(p) for p in params]
+    index = {id(t): i for i, t in enumerate(items)}
     queue = deque([items[i] for i in mb] for mb in pack_microbatches([len(t) for t in items], budget))
-    sums, n_mb, retries = {}, 0, 0
+    sums, n_mb, retries, dropped = {}, 0, 0, 0
+    emit = on_event or (lambda e: None)
     while queue:
         mb = queue.popleft()
         try:
@@ -296,16 +304,26 @@ def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: 
             padded = len(mb) * max(map(len, mb))
             budget = max(1, min(budget, padded) // 2)
             retries += 1
-            ev = {"event": "oom_retry", "rows": len(mb), "padded_tokens": padded, "new_budget": budget}
-            if on_event: on_event(ev)
+            emit({"event": "oom_retry", "rows": len(mb), "padded_tokens": padded, "new_budget": budget})
             queue.extendleft(reversed([[mb[i] for i in sub] for sub in pack_microbatches([len(t) for t in mb], budget)]))
+            continue
+        if not grads_finite(params):
+            for p in params: p.grad = None
+            ev = {"rows": len(mb), "tokens": [len(t) for t in mb], "loss": st.get("loss"), "lp_nan": st.get("lp_nan"),
+                  "items": [index[id(t)] for t in mb]}
+            if len(mb) > 1:       # retry one by one: only the trajectories whose own backward is non-finite are dropped
+                emit({"event": "nonfinite_grad_split", **ev})
+                queue.extendleft([t] for t in reversed(mb))
+            else:
+                dropped += 1
+                emit({"event": "nonfinite_grad_dropped", **ev})
             continue
         n_mb += 1
         for p, a in zip(params, acc):
             if p.grad is not None: a.add_(p.grad); p.grad = None
         add_stats(sums, st)
     for p, a in zip(params, acc): p.grad = a
-    return {**sums, "microbatches": n_mb, "oom_retries": retries}, budget
+    return {**sums, "microbatches": n_mb, "oom_retries": retries, "nonfinite_dropped": dropped}, budget
 
 # %% ../nbs/20_update.ipynb #391a547b
 def add_lora(policy: Policy, r: int = 32, alpha: int = 64, dropout: float = 0.0, seed: int = 0,
