@@ -20,9 +20,9 @@ from .verify import Outcome
 
 # %% auto #0
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward', 'group_advantages',
-           'causal_lm', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches',
-           'add_stats', 'grads_finite', 'accumulate', 'add_lora', 'lr_factor', 'trainable_parameters', 'atomic_dir',
-           'save_adapter']
+           'causal_lm', 'is_right_padded', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
+           'pack_microbatches', 'add_stats', 'grads_finite', 'accumulate', 'add_lora', 'lr_factor',
+           'trainable_parameters', 'atomic_dir', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
@@ -152,6 +152,10 @@ def causal_lm(model: torch.nn.Module) -> torch.nn.Module:
     "The causal-LM module under a PEFT wrapper (the model itself otherwise)."
     return model.get_base_model() if hasattr(model, "get_base_model") else model
 
+def is_right_padded(attention_mask: torch.Tensor) -> bool:
+    "Whether every row of the mask is ones followed by zeros."
+    return bool((attention_mask.cummin(-1).values == attention_mask).all())
+
 def _chunk_logprobs(head: torch.nn.Module, params: SamplingParams, entropy: bool, h: torch.Tensor, tgt: torch.Tensor):
     "Sampling log-probs of `tgt` from hidden states `h` (fp32), and the distribution's entropy (no gradient)."
     lp = sampling_logprobs(head(h), params)
@@ -169,7 +173,8 @@ def token_logprobs(model: torch.nn.Module, input_ids: torch.Tensor, attention_ma
     for attr in ("final_logit_softcapping", "logit_scale", "logits_scaling"):
         if getattr(lm.config, attr, None) not in (None, 1.0):
             raise NotImplementedError(f"{type(lm).__name__} transforms its logits ({attr}); token_logprobs applies only the output head")
-    h = lm.get_decoder()(input_ids=input_ids, attention_mask=attention_mask, use_cache=False).last_hidden_state
+    mask = None if is_right_padded(attention_mask) else attention_mask    # causal alone is exact for every real position
+    h = lm.get_decoder()(input_ids=input_ids, attention_mask=mask, use_cache=False).last_hidden_state
     hs, tgt = h[rows, positions - 1], input_ids[rows, positions]
     head, outs, ents = lm.get_output_embeddings(), [], []
     for s in range(0, len(rows), chunk):
