@@ -395,7 +395,7 @@ class GRPOTrainer:
         atomic_write_text(self.ckpt_dir / "LATEST", dst.name + "\n")
         for _, old in step_dirs(self.ckpt_dir)[:-self.cfg.keep_checkpoints]:
             if old != dst: shutil.rmtree(old)
-        self._event({"step": n, "event": "checkpoint", "path": str(dst), "seconds": round(time.time() - t0, 3)})
+        self._event({"step": n, "event": "checkpoint", "path": dst.relative_to(self.run_dir).as_posix(), "seconds": round(time.time() - t0, 3)})
         return dst
 
     def _restore(self, d: Path) -> None:
@@ -423,6 +423,6 @@ class GRPOTrainer:
             rows = [r for r in log.rows() if r["step"] <= self.step_done]
             atomic_write_text(log.path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
         atomic_write_json(self.run_dir / f"manifest-resume-step{self.step_done}.json",
-                          run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info, resumed_from=str(d),
+                          run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info, resumed_from=d.relative_to(self.run_dir).as_posix(),
                                        world_size=self.world_size))
-        self._event({"step": self.step_done, "event": "resume", "path": str(d)})
+        self._event({"step": self.step_done, "event": "resume", "path": d.relative_to(self.run_dir).as_posix()})

@@ -381,7 +381,11 @@ def save_adapter(model: torch.nn.Module, dst: Path, base: str | None = None) -> 
     """Save the LoRA adapter (adapter_config.json + adapter_model.safetensors) to `dst`, atomically, naming its base
     model `base` (default: the folder it was loaded from) by its Hub id or sqlforge name, never by a local folder."""
     for c in model.peft_config.values():
-        c.base_model_name_or_path = base_model_id(base or c.base_model_name_or_path)
-    with atomic_dir(dst) as tmp: model.save_pretrained(str(tmp))
+        c.base_model_name_or_path = name = base_model_id(base or c.base_model_name_or_path)
+    local = getattr(causal_lm(model).config, "_name_or_path", "")       # PEFT's model card names the base by it
+    with atomic_dir(dst) as tmp:
+        model.save_pretrained(str(tmp))
+        card = tmp / "README.md"
+        if local and card.exists(): card.write_text(card.read_text().replace(local, name))
     return Path(dst)
 
