@@ -480,7 +480,9 @@ def main(argv: list[str] | None = None) -> int:
     budget = None if a.train_until_s is None else max(a.train_until_s - (time.monotonic() - t0), 0.0)
     start, done = train(cfg, budget_s=budget)
     print(f"climb {cfg.climb}: steps {start} → {done} of {cfg.steps}; outputs in {cfg.run_dir()} and {cfg.adapters_dir() / cfg.climb}")
-    if not a.no_judge:
+    if not a.no_judge and done < cfg.steps:       # a judge is of the last step: never of one a time limit happened to stop at
+        print(f"climb {cfg.climb} stopped at step {done} of {cfg.steps}: not judged yet (the same command goes on)")
+    elif not a.no_judge:
         for arm, run in judge_heldout(params, cfg, last=done).items(): print(f"held-out judge, {arm}: {run}")
         for name, run in judge_sets(params, cfg, done).items(): print(f"judge, step{done} on {name}: {run}")
     return 0
