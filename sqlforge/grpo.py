@@ -249,7 +249,7 @@ class GRPOTrainer:
                                          on_event=lambda e: self._update_event(step, share, e))
             st = self._reduce(st)
             grad_norm = float(torch.nn.utils.clip_grad_norm_(self.params, cfg.grad_clip))
-        updated = bool(batch) and math.isfinite(grad_norm)
+        updated = bool(batch) and st.get("microbatches", 0) > 0 and math.isfinite(grad_norm)   # AdamW moves even on a zero gradient
         if batch and not updated: self._event({"step": step, "event": "update_skipped", "grad_norm": grad_norm})
         t_bwd = time.time()
         lr = cfg.lr * lr_factor(cfg, step - 1)
@@ -336,7 +336,7 @@ class GRPOTrainer:
         rate = lambda o: round(sum(tr.outcome == o for tr in trs) / n, 4)
         rewards = [r for tr in trs if (r := reward(tr.outcome, self.cfg)) is not None]
         gen = sum(tr.seconds.get("generate", 0.0) for tr in trs)
-        ntok = max(st.get("tokens", 0), 1)
+        ntok, kept = max(st.get("tokens", 0), 1), "entropy_sum" in st     # kept: a micro-batch was trained
         peak = round(torch.cuda.max_memory_allocated() / 2**30, 3) if torch.cuda.is_available() else None
         return {
             "step": step, "tasks": task_ids, "episodes": n,
@@ -349,10 +349,10 @@ class GRPOTrainer:
             "tokens_generated": sum(tr.tokens_generated for tr in trs), "truncations": sum(tr.truncations for tr in trs),
             "mean_turns": round(sum(tr.turns for tr in trs) / n, 3),
             "mean_context_tokens": round(sum(len(tr.token_ids) for tr in trs) / n, 1),
-            "loss": st.get("loss"), "entropy": round(st["entropy_sum"] / ntok, 5) if st else None,
-            "mean_abs_dlogp": round(st["abs_dlogp_sum"] / max(st["tokens_in_support"], 1), 7) if st else None,
-            "max_abs_dlogp": st.get("max_abs_dlogp"), "clip_share": round(st["clipped"] / ntok, 5) if st else None,
-            "out_of_support": st.get("out_of_support", 0), "kl": round(st["kl_sum"] / ntok, 7) if st else None,
+            "loss": st.get("loss"), "entropy": round(st["entropy_sum"] / ntok, 5) if kept else None,
+            "mean_abs_dlogp": round(st["abs_dlogp_sum"] / max(st["tokens_in_support"], 1), 7) if kept else None,
+            "max_abs_dlogp": st.get("max_abs_dlogp"), "clip_share": round(st["clipped"] / ntok, 5) if kept else None,
+            "out_of_support": st.get("out_of_support", 0), "kl": round(st["kl_sum"] / ntok, 7) if kept else None,
             "grad_norm": grad_norm, "lr": lr, "updated": updated, "nonfinite_dropped": st.get("nonfinite_dropped", 0),
             "lp_nan": st.get("lp_nan", 0),
             "microbatches": st.get("microbatches", 0), "oom_retries": st.get("oom_retries", 0), "token_budget": self.budget,

@@ -257,8 +257,8 @@ def grpo_loss(policy: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, n_tr
         per = torch.zeros(B, device=tok.device).index_add(0, x.rows, tok)
         cnt = torch.zeros(B, device=tok.device).index_add(0, x.rows, ok.float())
         loss = (per / cnt.clamp(min=1)).sum() / n_traj
-    n_ok, k3 = int(ok.sum()), k3.detach()
-    stats = {"tokens": len(lp), "tokens_in_support": n_ok, "out_of_support": len(lp) - n_ok, "lp_nan": int(lp.isnan().sum()),
+    n_ok, n_nan, k3 = int(ok.sum()), int(lp.isnan().sum()), k3.detach()
+    stats = {"tokens": len(lp), "tokens_in_support": n_ok, "out_of_support": len(lp) - n_ok - n_nan, "lp_nan": n_nan,
              "abs_dlogp_sum": float(delta.abs().sum()), "max_abs_dlogp": float(delta.abs().max()) if len(lp) else 0.0,
              "clipped": int(((ratio > cfg.is_cap) & ok).sum()), "entropy_sum": float(ent.sum()) if len(lp) else 0.0,
              "kl_sum": float(k3.sum()), "loss": float(loss.detach())}
@@ -321,6 +321,7 @@ def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: 
                 queue.extendleft([t] for t in reversed(mb))
             else:
                 dropped += 1
+                sums["lp_nan"] = sums.get("lp_nan", 0) + st.get("lp_nan", 0)   # the rest of its stats leave with it
                 emit({"event": "nonfinite_grad_dropped", **ev})
             continue
         n_mb += 1

@@ -97,7 +97,7 @@ def sft_warmup(policy: Policy, suite: Suite, cfg: SFTConfig, harness: HarnessCon
     params = trainable_parameters(pol.model)
     opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.0)
     items = [Trajectory.from_transcript(tr) for tr in trs]
-    rng, rows, budget = np.random.default_rng(cfg.seed), [], cfg.token_budget
+    rng, rows, events, budget = np.random.default_rng(cfg.seed), [], [], cfg.token_budget
     n_batches = cfg.epochs * math.ceil(len(items) / cfg.batch)
     pol.model.train()
     with tqdm(total=n_batches, desc="SFT warm-up", unit="batch", disable=not progress) as bar:
@@ -106,14 +106,17 @@ def sft_warmup(policy: Policy, suite: Suite, cfg: SFTConfig, harness: HarnessCon
             for s in range(0, len(items), cfg.batch):
                 mb = [items[i] for i in order[s:s + cfg.batch]]
                 n_tok = sum(len(t.positions) for t in mb)
-                st, budget = accumulate(pol.model, mb, lambda m: sft_loss(pol, m, n_tok, cfg.logprob_chunk), budget)
+                st, budget = accumulate(pol.model, mb, lambda m: sft_loss(pol, m, n_tok, cfg.logprob_chunk), budget,
+                                        on_event=events.append)
                 gn = float(torch.nn.utils.clip_grad_norm_(params, cfg.grad_clip))
-                opt.step(); opt.zero_grad(set_to_none=True)
-                rows.append({"epoch": ep, "batch": len(rows) + 1, "nll": round(st["nll_sum"] / st["tokens"], 5),
-                             "tokens": st["tokens"], "grad_norm": round(gn, 5)})
-                bar.update(1); bar.set_postfix(nll=f"{rows[-1]['nll']:.3f}")
+                if st["microbatches"] and math.isfinite(gn): opt.step()      # never a step on nothing, or on NaN
+                opt.zero_grad(set_to_none=True)
+                nll = round(st["nll_sum"] / st["tokens"], 5) if st["microbatches"] else None
+                rows.append({"epoch": ep, "batch": len(rows) + 1, "nll": nll, "tokens": st.get("tokens", 0),
+                             "grad_norm": round(gn, 5), "nonfinite_dropped": st["nonfinite_dropped"]})
+                bar.update(1); bar.set_postfix(nll=nll)
     if out is not None:
         save_adapter(pol.model, Path(out), pol.name)
         atomic_write_json(Path(out) / "sft.json", {"config": config_to_dict(cfg), "harness": config_to_dict(harness),
-                          "trajectories": len(trs), "failed": failed, "rows": rows, "seconds": round(time.time() - t0, 1)})
+                          "trajectories": len(trs), "failed": failed, "rows": rows, "events": events, "seconds": round(time.time() - t0, 1)})
     return pol, rows
