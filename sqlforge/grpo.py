@@ -223,8 +223,9 @@ class GRPOTrainer:
         task_ids, early = self.pool.draw(step, cfg.tasks_per_step, step_rng(cfg.seed, step))
         jobs = [(self.suite.task(t), episode_seed(cfg.seed, step, k, g)) for k, t in enumerate(task_ids) for g in range(cfg.group)]
         self.policy.model.eval()
+        eng0 = self._engine_stats()
         trs = self._rollout(jobs)
-        t_roll = time.time()
+        t_roll, eng = time.time(), self._engine_stats()
         if all(tr.outcome == "infra_error" for tr in trs):     # nothing to learn from, and never the model's fault
             raise RuntimeError(f"step {step}: every episode ended in infra_error, the first with: {trs[0].message}; the step "
                                "is not logged — fix the cause and resume from the last checkpoint")
@@ -261,6 +262,7 @@ class GRPOTrainer:
         # 6. log one metrics row and the step's episodes
         row = self._row(step, task_ids, early, trs, fates, batch, st, grad_norm, updated, lr,
                         {"s_rollout": t_roll - t0, "s_backward": t_bwd - t_roll, "s_optimizer": t_opt - t_bwd})
+        if eng is not None: row["rollout_engine"] = {k: round(v - eng0[k], 3) for k, v in eng.items()}
         self.step_done = step
         if not self.is_main: return row
         self.metrics.append(row)
@@ -286,6 +288,11 @@ class GRPOTrainer:
     def _reduce(self, st: dict) -> dict:
         "The step's gradients in `.grad` and its stat sums, from this process's part of the backward."
         return st
+
+    def _engine_stats(self) -> dict | None:
+        "The rollout engine's running counters (decode steps, graph captures, phase seconds), when the backend has one."
+        eng = getattr(self.backend, "engine", None)
+        return dict(eng.stats) if eng is not None else None
 
     def _event(self, row: dict) -> None:
         "Log an event (OOM retry, checkpoint, resume) to `events.jsonl`."
