@@ -20,7 +20,7 @@ from .sandbox import SqlPool
 from .tasks import DatabaseRegistry, Suite, Task, load_suite
 from .update import (
     LOSS_NORMS, LR_SCHEDULES, EXCLUDED, GRPOConfig, step_rng, episode_seed, reward, group_advantages, causal_lm,
-    token_logprobs, Trajectory, Batch, collate, grpo_loss, pack_microbatches, add_stats, accumulate, add_lora,
+    token_logprobs, Trajectory, Batch, collate, grpo_loss, pack_microbatches, add_stats, step_due, accumulate, add_lora,
     lr_factor, trainable_parameters, atomic_dir, save_adapter)
 from .warmup import (
     call_turn_text, gold_transcripts, SFTConfig, CE_PARAMS, sft_loss, sft_warmup)
@@ -250,7 +250,7 @@ class GRPOTrainer:
                                          on_event=lambda e: self._update_event(step, share, e))
             st = self._reduce(st)
             grad_norm = float(torch.nn.utils.clip_grad_norm_(self.params, cfg.grad_clip))
-        updated = bool(batch) and st.get("microbatches", 0) > 0 and math.isfinite(grad_norm)   # AdamW moves even on a zero gradient
+        updated = bool(batch) and step_due(st, grad_norm)
         if batch and not updated: self._event({"step": step, "event": "update_skipped", "grad_norm": grad_norm})
         t_bwd = time.time()
         lr = cfg.lr * lr_factor(cfg, step - 1)
@@ -343,7 +343,7 @@ class GRPOTrainer:
         rate = lambda o: round(sum(tr.outcome == o for tr in trs) / n, 4)
         rewards = [r for tr in trs if (r := reward(tr.outcome, self.cfg)) is not None]
         gen = sum(tr.seconds.get("generate", 0.0) for tr in trs)
-        ntok, kept = max(st.get("tokens", 0), 1), "entropy_sum" in st     # kept: a micro-batch was trained
+        ntok, kept = max(st.get("tokens", 0), 1), st.get("microbatches", 0) > 0     # kept: a micro-batch was trained
         peak = round(torch.cuda.max_memory_allocated() / 2**30, 3) if torch.cuda.is_available() else None
         return {
             "step": step, "tasks": task_ids, "episodes": n,
@@ -402,7 +402,8 @@ class GRPOTrainer:
         atomic_write_text(self.ckpt_dir / "LATEST", dst.name + "\n")
         for _, old in step_dirs(self.ckpt_dir)[:-self.cfg.keep_checkpoints]:
             if old != dst: shutil.rmtree(old)
-        self._event({"step": n, "event": "checkpoint", "path": dst.relative_to(self.run_dir).as_posix(), "seconds": round(time.time() - t0, 3)})
+        self._event({"step": n, "event": "checkpoint", "path": dst.relative_to(self.run_dir).as_posix(),
+                     "seconds": round(time.time() - t0, 3)})
         return dst
 
     def _restore(self, d: Path) -> None:
@@ -430,6 +431,6 @@ class GRPOTrainer:
             rows = [r for r in log.rows() if r["step"] <= self.step_done]
             atomic_write_text(log.path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
         atomic_write_json(self.run_dir / f"manifest-resume-step{self.step_done}.json",
-                          run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info, resumed_from=d.relative_to(self.run_dir).as_posix(),
-                                       world_size=self.world_size))
+                          run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info,
+                                       resumed_from=d.relative_to(self.run_dir).as_posix(), world_size=self.world_size))
         self._event({"step": self.step_done, "event": "resume", "path": d.relative_to(self.run_dir).as_posix()})

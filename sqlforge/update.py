@@ -21,7 +21,7 @@ from .verify import Outcome
 # %% auto #0
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward', 'group_advantages',
            'causal_lm', 'is_right_padded', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
-           'pack_microbatches', 'add_stats', 'grads_finite', 'accumulate', 'add_lora', 'lr_factor',
+           'pack_microbatches', 'add_stats', 'grads_finite', 'step_due', 'accumulate', 'add_lora', 'lr_factor',
            'trainable_parameters', 'atomic_dir', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
@@ -284,6 +284,10 @@ def grads_finite(params: Sequence[torch.Tensor]) -> bool:
     "Whether every gradient present is finite (one device sync)."
     gs = [p.grad for p in params if p.grad is not None]
     return not gs or bool(torch.stack([g.isfinite().all() for g in gs]).all())
+
+def step_due(st: dict, grad_norm: float) -> bool:
+    "Whether an optimiser step is due after `accumulate`: some micro-batch trained and the gradient norm is finite."
+    return st.get("microbatches", 0) > 0 and math.isfinite(grad_norm)   # AdamW would move even on a zero gradient
 
 def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: Callable, budget: int,
                on_event: Callable[[dict], None] | None = None) -> tuple[dict, int]:

@@ -17,7 +17,7 @@ from .harness import HarnessConfig, ScriptedBackend, Transcript, run_episodes
 from .models import Policy, SamplingParams
 from .sandbox import SqlPool
 from .tasks import Suite, Task
-from .update import Trajectory, accumulate, add_lora, collate, save_adapter, token_logprobs, trainable_parameters
+from .update import Trajectory, accumulate, add_lora, collate, save_adapter, step_due, token_logprobs, trainable_parameters
 
 # %% auto #0
 __all__ = ['CE_PARAMS', 'call_turn_text', 'gold_transcripts', 'SFTConfig', 'sft_loss', 'sft_warmup']
@@ -109,7 +109,7 @@ def sft_warmup(policy: Policy, suite: Suite, cfg: SFTConfig, harness: HarnessCon
                 st, budget = accumulate(pol.model, mb, lambda m: sft_loss(pol, m, n_tok, cfg.logprob_chunk), budget,
                                         on_event=events.append)
                 gn = float(torch.nn.utils.clip_grad_norm_(params, cfg.grad_clip))
-                if st["microbatches"] and math.isfinite(gn): opt.step()      # never a step on nothing, or on NaN
+                if step_due(st, gn): opt.step()
                 opt.zero_grad(set_to_none=True)
                 nll = round(st["nll_sum"] / st["tokens"], 5) if st["microbatches"] else None
                 rows.append({"epoch": ep, "batch": len(rows) + 1, "nll": nll, "tokens": st.get("tokens", 0),
