@@ -187,6 +187,12 @@ class _State:
         if self.kv is not None: self.kv[:, :, dst, :, :n] = self.kv[:, :, src, :, :n]
         if self.conv is not None: self.conv[:, dst] = self.conv[:, src]; self.rec[:, dst] = self.rec[:, src]
 
+    def swap(self, a: int, b: int, n: int) -> None:
+        "Slots `a` and `b` exchange their states (keys and values: the first `n` tokens, enough for the longer one)."
+        ab, ba = [a, b], [b, a]                  # the right-hand side is gathered before it is written: a true swap
+        if self.kv is not None: self.kv[:, :, ab, :, :n] = self.kv[:, :, ba, :, :n]
+        if self.conv is not None: self.conv[:, ab] = self.conv[:, ba]; self.rec[:, ab] = self.rec[:, ba]
+
 # %% ../nbs/14_engine.ipynb #e66eddf2
 def _attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor, scale: float) -> torch.Tensor:
     "Attention of q [B, H, T, D] over k, v [B, KVH, L, D] under mask [B, T, L], query heads folded per KV head; [B, T, H*D]."
@@ -409,7 +415,7 @@ class RolloutEngine:
         self._pool = None                      # the memory pool of the graphs captured since the buffers last moved
         self.events: list[dict] = []
         self.stats = {"steps": 0, "prefill_tokens": 0, "prefill_passes": 0, "reused_tokens": 0, "shared_tokens": 0,
-                      "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
+                      "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "slot_moves": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
                       "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # wall time of the step's phases (synchronised)
 
     # -- the interface ----------------------------------------------------------------------------------------
@@ -659,9 +665,23 @@ def _hand_over(self, r: _Req, logits: torch.Tensor | None) -> list[tuple[_Req, t
 RolloutEngine._prefill, RolloutEngine._hand_over = _prefill, _hand_over
 
 # %% ../nbs/14_engine.ipynb #869b810f
+def _compact(self) -> None:
+    "Move decoding rows that sit above the narrowest batch holding them all into idle slots below it (the states swap)."
+    width = 1 << (len(self.decoding) - 1).bit_length()
+    high = sorted((r for r in self.decoding if r.slot.index >= width), key=lambda r: -r.slot.index)
+    for r, s in zip(high, [s for s in self.slots[:width] if s.req is None]): self._swap(r.slot, s)
+
+def _swap(self, a: _Slot, b: _Slot) -> None:
+    "Slots `a` and `b` trade places: states and indices (every reference to a slot object stays valid)."
+    self.state.swap(a.index, b.index, max(len(a.ids), len(b.ids)))
+    a.index, b.index = b.index, a.index
+    self.slots[a.index], self.slots[b.index] = a, b
+    self.stats["slot_moves"] += 1
+
 def _decode(self) -> list[tuple[Hashable, Generation]]:
     "One token for every decoding row: slots 0..B-1 with B the next power of two above the highest decoding slot."
     if not self.decoding: return []
+    self._compact()
     reqs, n = self.decoding, len(self.slots)
     B = min(1 << max(r.slot.index for r in reqs).bit_length(), n)
     ids, pos, act = torch.zeros(B, dtype=torch.long), torch.zeros(B, dtype=torch.long), torch.zeros(B, dtype=torch.bool)
@@ -750,3 +770,4 @@ def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable
 
 RolloutEngine._decode, RolloutEngine._decode_logits, RolloutEngine._capture, RolloutEngine._sample = _decode, _decode_logits, _capture, _sample
 RolloutEngine._drop_graphs, RolloutEngine._sync, RolloutEngine._eager = _drop_graphs, _sync, _eager
+RolloutEngine._compact, RolloutEngine._swap = _compact, _swap
