@@ -12,7 +12,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
-from .core import JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, run_manifest, sha256_file, sha256_json
+from .core import (
+    JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, portable, run_manifest, sha256_file, sha256_json)
 from .engine import EngineConfig, pin_torch_gdn
 from .harness import Transcript, run_episodes
 from .models import Policy, adapter_dir, load_policy
@@ -21,7 +22,7 @@ from .tasks import DatabaseRegistry, Suite, Task, load_suite
 from .update import (
     LOSS_NORMS, LR_SCHEDULES, EXCLUDED, GRPOConfig, step_rng, episode_seed, reward, group_advantages, causal_lm,
     token_logprobs, Trajectory, Batch, collate, grpo_loss, pack_microbatches, add_stats, step_due, accumulate, add_lora,
-    lr_factor, trainable_parameters, atomic_dir, save_adapter)
+    lr_factor, trainable_parameters, atomic_dir, save_adapter, write_adapter)
 from .warmup import (
     call_turn_text, gold_transcripts, SFTConfig, CE_PARAMS, sft_loss, sft_warmup)
 from .stepbench import (
@@ -30,7 +31,7 @@ from .stepbench import (
 _all_ = ["LOSS_NORMS", "LR_SCHEDULES", "EXCLUDED", "GRPOConfig", "step_rng", "episode_seed", "reward", "group_advantages",
          "causal_lm", "token_logprobs", "Trajectory", "Batch", "collate", "grpo_loss", "pack_microbatches",
          "add_stats", "accumulate", "add_lora", "lr_factor", "trainable_parameters", "atomic_dir", "save_adapter",
-         "call_turn_text", "gold_transcripts", "SFTConfig", "CE_PARAMS", "sft_loss", "sft_warmup", "model_flops",
+         "write_adapter", "call_turn_text", "gold_transcripts", "SFTConfig", "CE_PARAMS", "sft_loss", "sft_warmup", "model_flops",
          "bench_step"]   # the update's, warm-up's and benchmark's names, re-exported
 
 # %% auto #0
@@ -38,8 +39,8 @@ __all__ = ['OPERATIONAL', 'PoolSuite', 'load_pool', 'TaskPool', 'step_dirs', 'rn
            'GRPOTrainer', 'LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward',
            'group_advantages', 'causal_lm', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
            'pack_microbatches', 'add_stats', 'accumulate', 'add_lora', 'lr_factor', 'trainable_parameters',
-           'atomic_dir', 'save_adapter', 'call_turn_text', 'gold_transcripts', 'SFTConfig', 'CE_PARAMS', 'sft_loss',
-           'sft_warmup', 'model_flops', 'bench_step']
+           'atomic_dir', 'save_adapter', 'write_adapter', 'call_turn_text', 'gold_transcripts', 'SFTConfig',
+           'CE_PARAMS', 'sft_loss', 'sft_warmup', 'model_flops', 'bench_step']
 
 # %% ../nbs/20c_grpo.ipynb #95af5fd0
 @dataclass(frozen=True)
@@ -393,12 +394,13 @@ class GRPOTrainer:
         t0, n = time.time(), self.step_done
         dst = self.ckpt_dir / f"step{n}"
         with atomic_dir(dst) as tmp:
-            self.policy.model.save_pretrained(str(tmp))
+            write_adapter(self.policy.model, tmp, self.policy.name)     # its base model by name, as an adapter names it
             torch.save({"step": n, "optimizer": self.opt.state_dict(), "rng": rng_state(), "token_budget": self.budget},
                        tmp / "state.pt")
             atomic_write_json(tmp / "pool.json", self.pool.state_dict())
-            atomic_write_json(tmp / "meta.json", {"step": n, "metrics_rows": len(self.metrics.rows()),
-                                                  "config": config_to_dict(self.cfg), "identity": climb_identity(self.cfg)})
+            atomic_write_json(tmp / "meta.json", {"step": n, "metrics_rows": len(self.metrics.rows()),     # paths portable:
+                                                  "config": portable(config_to_dict(self.cfg)),       # a checkpoint can move
+                                                  "identity": climb_identity(self.cfg)})
         atomic_write_text(self.ckpt_dir / "LATEST", dst.name + "\n")
         for _, old in step_dirs(self.ckpt_dir)[:-self.cfg.keep_checkpoints]:
             if old != dst: shutil.rmtree(old)

@@ -22,7 +22,7 @@ from .verify import Outcome
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward', 'group_advantages',
            'causal_lm', 'is_right_padded', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
            'pack_microbatches', 'add_stats', 'grads_finite', 'step_due', 'accumulate', 'add_lora', 'lr_factor',
-           'trainable_parameters', 'atomic_dir', 'save_adapter']
+           'trainable_parameters', 'atomic_dir', 'write_adapter', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
@@ -382,15 +382,19 @@ def atomic_dir(dst: Path):
     finally:
         if tmp.exists(): shutil.rmtree(tmp)
 
-def save_adapter(model: torch.nn.Module, dst: Path, base: str | None = None) -> Path:
-    """Save the LoRA adapter (adapter_config.json + adapter_model.safetensors) to `dst`, atomically, naming its base
-    model `base` (default: the folder it was loaded from) by its Hub id or sqlforge name, never by a local folder."""
+def write_adapter(model: torch.nn.Module, folder: Path, base: str | None = None) -> Path:
+    """Write the LoRA adapter (adapter_config.json + adapter_model.safetensors) into `folder`, naming its base model
+    `base` (default: the folder it was loaded from) by its Hub id or sqlforge name, never by a local folder."""
     for c in model.peft_config.values():
         c.base_model_name_or_path = name = base_model_id(base or c.base_model_name_or_path)
     local = getattr(causal_lm(model).config, "_name_or_path", "")       # PEFT's model card names the base by it
-    with atomic_dir(dst) as tmp:
-        model.save_pretrained(str(tmp))
-        card = tmp / "README.md"
-        if local and card.exists(): card.write_text(card.read_text().replace(local, name))
+    model.save_pretrained(str(folder))
+    card = Path(folder) / "README.md"
+    if local and card.exists(): card.write_text(card.read_text().replace(local, name))
+    return Path(folder)
+
+def save_adapter(model: torch.nn.Module, dst: Path, base: str | None = None) -> Path:
+    "`write_adapter` to `dst`, atomically: a kill leaves the old adapter or the new one."
+    with atomic_dir(dst) as tmp: write_adapter(model, tmp, base)
     return Path(dst)
 
