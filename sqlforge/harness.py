@@ -472,7 +472,7 @@ def _rounds(backend: Backend, admit: Callable[[], list[_Episode]], retire: Calla
 
 def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None],
                pool: SqlPool, cfg: HarnessConfig) -> None:
-    "Submit each episode's turn on its own; step the backend; run the calls of ended turns in a background thread."
+    "Submit each episode's turn on its own; step the backend; run the calls of ended turns in background threads."
     waiting: dict[int, tuple[_Episode, float]] = {}            # episodes whose turn the backend holds, and `shared` then
     shared = 0.0                                                # sum over steps of step seconds / episodes waiting on it
     tools: dict[Future, tuple[str, Any]] = {}                   # sandbox work in flight: ("sql", plans) or ("verify", eps)
@@ -486,7 +486,7 @@ def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], r
                 except Exception as e: _infra(ep, e); close(ep); continue
                 waiting[ep.i] = (ep, shared)
             eps = admit()
-    with ThreadPoolExecutor(max_workers=1) as bg:
+    with ThreadPoolExecutor(max_workers=4) as bg:          # a query that runs to its timeout holds up one of four
         go(admit())
         while waiting or tools:
             if waiting:

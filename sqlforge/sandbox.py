@@ -335,20 +335,48 @@ def _infra(message: str, t: float) -> QueryResult:
     return QueryResult(n_rows=None, error=message, error_kind="infra", seconds=time.monotonic() - t)
 
 class SqlPool:
-    "Worker processes that run `execute`; a worker past its deadline (timeout + 0.5 s) is killed and replaced."
+    """Worker processes that run `execute`; a worker past its deadline (timeout + 0.5 s) is killed and replaced.
+    Safe to share between threads: concurrent `map` calls share the `workers`, so a query that runs to its timeout
+    holds one worker, never the others' queries."""
     def __init__(self, workers: int | None = None, limits: SandboxLimits | None = None, heap_limit_bytes: int = 2 << 30):
         self.workers = max(1, workers or min(4, os.cpu_count() or 1))
         self.limits = limits or SandboxLimits()
         self.heap_limit_bytes = heap_limit_bytes
         self._idle: list[_Worker] = []
-        self._lock = threading.Lock()
+        self._live = 0                        # workers started and not yet killed: idle, starting or running a job
+        self._cond = threading.Condition()
         self._closed = False
 
-    def _ensure_idle(self, n: int) -> None:
-        "Start workers until `n` are idle (started in parallel, then awaited)."
-        fresh = [_Worker.start(self.heap_limit_bytes) for _ in range(n - len(self._idle))]
-        for w in fresh: w.wait_ready(60)
-        self._idle.extend(fresh)
+    def _checkout(self, n: int, block: bool) -> list[_Worker]:
+        "Up to `n` workers: idle ones first, then new ones while fewer than `workers` live; with `block`, at least one."
+        with self._cond:
+            while True:
+                got = [self._idle.pop() for _ in range(min(n, len(self._idle)))]
+                start = max(0, min(n - len(got), self.workers - self._live))
+                self._live += start
+                if got or start or not block: break
+                self._cond.wait()
+        fresh = [_Worker.start(self.heap_limit_bytes) for _ in range(start)]    # started in parallel, then awaited
+        try:
+            for w in fresh: w.wait_ready(60)
+        except RuntimeError:
+            for w in fresh: w.kill()
+            self._retire(len(fresh)); self._checkin(got)
+            raise
+        return got + fresh
+
+    def _checkin(self, workers: list[_Worker]) -> None:
+        "Give workers back for the next job (stopping them if the pool was closed meanwhile)."
+        with self._cond:
+            if not self._closed:
+                self._idle.extend(workers); self._cond.notify_all(); return
+        for w in workers: w.kill()
+        self._retire(len(workers))
+
+    def _retire(self, n: int = 1) -> None:
+        "Count `n` killed workers out, making room for new ones."
+        with self._cond:
+            self._live -= n; self._cond.notify_all()
 
     def run(self, db_path: str | Path, sql: str, limits: SandboxLimits | None = None) -> QueryResult:
         "Run one query in a worker."
@@ -358,7 +386,7 @@ class SqlPool:
         "Run (db_path, sql) jobs in parallel on the workers; results in job order."
         if self._closed: raise RuntimeError("this SqlPool is closed")
         limits = limits or self.limits
-        with self._lock: return self._map(list(jobs), limits, dataclasses.asdict(limits))
+        return self._map(list(jobs), limits, dataclasses.asdict(limits))
 
     def _map(self, jobs: list, limits: SandboxLimits, wire: dict) -> list[QueryResult]:
         results: list[QueryResult | None] = [None] * len(jobs)
@@ -366,45 +394,50 @@ class SqlPool:
         busy: dict[int, tuple[_Worker, int, float]] = {}  # result fd -> (worker, job index, dispatch time)
         budget = limits.timeout_s + KILL_GRACE_S
         while pending or busy:
-            if pending and len(busy) < self.workers: self._ensure_idle(min(len(pending), self.workers - len(busy)))
-            while pending and self._idle:
-                i, w = pending.popleft(), self._idle.pop()
-                t = time.monotonic()
-                try: _send(w.job_fd, (str(jobs[i][0]), jobs[i][1], wire))
-                except OSError as e:
-                    w.kill(); results[i] = _infra(f"the SQL worker was gone before the query started ({e})", t)
-                    continue
-                busy[w.result_fd] = (w, i, t)
+            if pending:
+                free = self._checkout(len(pending), block=not busy)
+                while pending and free:
+                    i, w = pending.popleft(), free.pop()
+                    t = time.monotonic()
+                    try: _send(w.job_fd, (str(jobs[i][0]), jobs[i][1], wire))
+                    except OSError as e:
+                        w.kill(); self._retire(); results[i] = _infra(f"the SQL worker was gone before the query started ({e})", t)
+                        continue
+                    busy[w.result_fd] = (w, i, t)
+                self._checkin(free)
             if not busy: continue
             wait = min(t for _, _, t in busy.values()) + budget - time.monotonic()
+            if pending: wait = min(wait, 0.05)                 # workers freed by other callers are picked up soon
             for fd in _wait_fds(list(busy), max(0.0, wait)):
                 w, i, t = busy.pop(fd)
                 try:
                     results[i] = QueryResult(**_recv(fd))
-                    self._idle.append(w)
+                    self._checkin([w])
                 except (EOFError, OSError, pickle.UnpicklingError):
-                    w.kill()
+                    w.kill(); self._retire()
                     results[i] = _infra(f"the SQL worker crashed (exit code {w.proc.returncode}); the query did not "
                                         "complete", t)
             now = time.monotonic()
             for fd, (w, i, t) in list(busy.items()):
                 if now >= t + budget:
-                    busy.pop(fd); w.kill()
+                    busy.pop(fd); w.kill(); self._retire()
                     results[i] = QueryResult(n_rows=None, error=f"the query ran longer than {limits.timeout_s:g} s and "
                                              "was stopped", error_kind="timeout", seconds=time.monotonic() - t)
         return results
 
     def close(self) -> None:
-        "Stop all workers."
-        self._closed = True
-        for w in self._idle:
+        "Stop the idle workers; those still running a job stop when they are given back."
+        with self._cond:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for w in idle:
             try: _send(w.job_fd, None)
             except OSError: pass
-        for w in self._idle:
+        for w in idle:
             try: w.proc.wait(2)
             except subprocess.TimeoutExpired: pass
             w.kill()
-        self._idle = []
+        self._retire(len(idle))
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
