@@ -14,8 +14,9 @@
 #   tools/copy_machine.sh deadline S                move the deadline (before CMD starts)
 #   tools/copy_machine.sh status [RUN]              where it stands (RUN: a climb's run folder in the copy)
 #   tools/copy_machine.sh wait SECONDS [RUN]        wait until CMD ends or SECONDS pass, then status
-#   tools/copy_machine.sh pack OUT [--exclude=P] PATH…   one archive of the copy's PATHs (tar's options first) in
-#                                                   15 MiB parts, the first four (with the logs) into OUT
+#   tools/copy_machine.sh pack OUT [--exclude=P] PATH…   one archive of the copy's PATHs (tar's options first) cut
+#                                                   by `sqlforge.transfer split` into 15 MiB parts: the manifest, the
+#                                                   first four parts and the logs into OUT (`transfer stash` joins them)
 #   tools/copy_machine.sh more OUT START            parts START.. (four at most) into OUT
 set -u
 R=${SQLFORGE_REMOTE:-/tmp/sqlforge-remote}
@@ -92,12 +93,12 @@ pack)
   out=$2; shift 2
   rm -rf "$R/back"; mkdir -p "$R/back" "$out"
   (cd "$SRC" && tar czf "$R/back/back.tgz" "$@") || exit 1
-  (cd "$R/back" && split -b 15m -d back.tgz back.tgz.part && sha256sum back.tgz > back.sha256)
-  tar czf "$out/logs.tgz" -C "$R" logs; cp "$R/back/back.sha256" "$out/"
+  py -m sqlforge.transfer split "$R/back/back.tgz" "$R/back/parts" --chunk-mib 15 > /dev/null || exit 1
+  tar czf "$out/logs.tgz" -C "$R" logs; cp "$R/back/parts/chunks.json" "$out/"
   bash "$0" more "$out" 0
   ;;
 more)
-  n=0; for p in "$R"/back/back.tgz.part*; do
+  n=0; for p in "$R"/back/parts/back.tgz.part*; do
     [ $n -ge "$3" ] && [ $n -lt $(( $3 + 4 )) ] && cp "$p" "$2/"; n=$((n + 1)); done
   echo "$n parts; in $2: $(ls "$2" | tr '\n' ' ')"
   if [ $n -gt $(( $3 + 4 )) ]; then echo "the rest: $0 more OUT $(( $3 + 4 ))"; fi
