@@ -17,7 +17,8 @@ from .generation import Generation, cut_at_stop, draw
 from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
 
 # %% auto #0
-__all__ = ['SUPPORTED', 'EngineConfig', 'engine_support', 'random_init_policy', 'gdn_kernels', 'pin_torch_gdn', 'RolloutEngine']
+__all__ = ['SUPPORTED', 'GDN_TOLERANCE', 'EngineConfig', 'engine_support', 'random_init_policy', 'gdn_kernels', 'pin_torch_gdn',
+           'gdn_disagreement', 'training_gdn', 'RolloutEngine']
 
 # %% ../nbs/14_engine.ipynb #023819ad
 @dataclass(frozen=True)
@@ -132,6 +133,35 @@ def pin_torch_gdn() -> dict[str, str]:
     from transformers.models.qwen3_5 import modeling_qwen3_5 as m
     for n in _GDN_NAMES: setattr(m, n, _torch_fn(getattr(m, n)))
     return gdn_kernels()
+
+GDN_TOLERANCE = 0.05        # relative RMS; bf16 rounding gives about 0.01, the miscompiled backward about 0.5
+
+def gdn_disagreement(candidate: Callable, reference: Callable, device: torch.device | str, dtype: torch.dtype = torch.bfloat16,
+                     shape: tuple[int, int, int, int] = (2, 200, 4, 64), seed: int = 0) -> float:
+    "Largest relative RMS difference of `candidate`'s output and input gradients from `reference`'s (in fp32) on a seeded Gated DeltaNet problem."
+    gen = torch.Generator().manual_seed(seed)
+    B, T, H, D = shape
+    q, k, v, dout = (torch.randn(B, T, H, D, generator=gen) for _ in range(4))
+    gate, beta = -0.5 * torch.rand(B, T, H, generator=gen), torch.rand(B, T, H, generator=gen)
+    def run(fn: Callable, dt: torch.dtype) -> list[torch.Tensor]:
+        xs = [x.to(device, dt, copy=True).requires_grad_() for x in (q, k, v, gate, beta)]     # fresh leaves per run
+        o = fn(*xs[:3], g=xs[3], beta=xs[4], use_qk_l2norm_in_kernel=True)[0]
+        (o.float() * dout.to(device)).sum().backward()
+        return [o.detach().float().cpu()] + [x.grad.float().cpu() for x in xs]
+    rms = lambda x: x.pow(2).mean().sqrt()
+    return max((rms(a - b) / rms(b).clamp_min(1e-12)).item() for a, b in zip(run(candidate, dtype), run(reference, torch.float32)))
+
+def training_gdn(device: torch.device | str) -> dict[str, str]:
+    "Train through fla's Gated DeltaNet where its backward runs on `device` and agrees with the torch path; pin the torch path otherwise. What runs, and why."
+    from transformers.models.qwen3_5 import modeling_qwen3_5 as m
+    if torch.device(device).type != "cuda": return {**pin_torch_gdn(), "fla_backward": "not used: no CUDA device"}
+    try:
+        from fla.ops.gated_delta_rule import chunk_gated_delta_rule
+        err = gdn_disagreement(chunk_gated_delta_rule, _torch_fn(m.torch_chunk_gated_delta_rule), device)
+    except Exception as e: return {**pin_torch_gdn(), "fla_backward": f"not used: {type(e).__name__}: {str(e)[:240]}"}
+    if not err <= GDN_TOLERANCE:
+        return {**pin_torch_gdn(), "fla_backward": f"not used: its gradients differ from the torch path's by {err:.3f} (relative RMS; tolerance {GDN_TOLERANCE})"}
+    return {**gdn_kernels(), "fla_backward": f"checked: relative RMS difference {err:.4f} from the torch path"}
 
 # %% ../nbs/14_engine.ipynb #acd07359
 @dataclass(frozen=True)

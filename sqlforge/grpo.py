@@ -14,7 +14,7 @@ import torch
 
 from .core import (
     JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, portable, run_manifest, sha256_file, sha256_json)
-from .engine import EngineConfig, pin_torch_gdn
+from .engine import EngineConfig, training_gdn
 from .harness import Transcript, run_episodes
 from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool
@@ -197,7 +197,7 @@ class GRPOTrainer:
         self.params = trainable_parameters(self.policy.model)
         self.opt = torch.optim.AdamW(self.params, lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.pool = TaskPool([t.id for t in self.suite.tasks], cfg.pass_window, cfg.rest_after, cfg.rest_steps, priors)
-        self.kernels = pin_torch_gdn()     # transformers' forward (the loss) on the torch Gated DeltaNet: fla's backward refuses here
+        self.kernels = training_gdn(self.policy.device)     # the loss's Gated DeltaNet: fla's where its backward is right here
         self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch, engine_config=EngineConfig(
             slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context))
         self.sql = SqlPool()

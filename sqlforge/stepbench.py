@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from .core import atomic_write_json, project_root
-from .engine import EngineConfig, pin_torch_gdn
+from .engine import EngineConfig, training_gdn
 from .harness import HarnessConfig, run_episodes
 from .models import Policy, SamplingParams, load_policy
 from .sandbox import SqlPool
@@ -85,8 +85,8 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         cfg = GRPOConfig(climb="bench", model=model, tasks_per_step=tasks_per_step, group=group, harness=harness,
                          rollout_batch=tasks_per_step * group, lora_r=lora_r, lora_alpha=lora_alpha,
                          token_budget=token_budget, logprob_chunk=logprob_chunk)
-        kernels = pin_torch_gdn()
         pol = add_lora(load_policy(model, device=device), lora_r, lora_alpha, 0.0, seed, grad_checkpointing=grad_checkpointing)
+        kernels = training_gdn(pol.device)
         params = trainable_parameters(pol.model)
         t_load = time.time() - t0
         jobs = [(t, episode_seed(seed, 1, k, g)) for k, t in enumerate(suite.tasks) for g in range(group)]
