@@ -198,7 +198,7 @@ def portable(obj: Any, **kw: Any) -> Any:
 
 # %% ../nbs/00_core.ipynb #9c70f371
 MANIFEST_PACKAGES = ("sqlforge", "torch", "transformers", "peft", "accelerate", "tokenizers", "safetensors", "sqlglot",
-                     "numpy", "pandas", "scipy", "vllm", "papermill", "nbdev")
+                     "numpy", "pandas", "scipy", "vllm", "papermill", "nbdev", "triton", "fla-core")
 
 def config_to_dict(cfg: Any) -> dict:
     "A dataclass configuration as JSON-ready data."

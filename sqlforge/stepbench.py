@@ -11,7 +11,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from .core import atomic_write_json, project_root
+from .core import atomic_write_json, project_root, run_manifest
 from .engine import EngineConfig, training_gdn
 from .harness import HarnessConfig, run_episodes
 from .models import Policy, SamplingParams, load_policy
@@ -90,7 +90,9 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         params = trainable_parameters(pol.model)
         t_load = time.time() - t0
         jobs = [(t, episode_seed(seed, 1, k, g)) for k, t in enumerate(suite.tasks) for g in range(group)]
-        rep = {"model": model, "device": str(pol.device), "dtype": pol.info["dtype"], "tasks_per_step": tasks_per_step,
+        rep = {**run_manifest({"model": model, "tasks_per_step": tasks_per_step, "group": group, "turns": turns, "gen_tokens": gen_tokens,
+                               "rollout": rollout, "token_budget": token_budget, "lora_r": lora_r, "seed": seed}),
+               "model": model, "device": str(pol.device), "dtype": pol.info["dtype"], "tasks_per_step": tasks_per_step,
                "group": group, "turns": turns, "gen_tokens": gen_tokens, "lora_r": lora_r,
                "trainable_params": sum(p.numel() for p in params), "token_budget": token_budget,
                "seconds_load": round(t_load, 2), "rollout": "real" if rollout else "skipped (fabricated trajectories)",
