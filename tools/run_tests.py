@@ -14,7 +14,8 @@ def main() -> int:
     started, failed, in_failures = set(), set(), False
     for line in proc.stdout:
         sys.stdout.write(line); sys.stdout.flush()
-        if m := re.match(r"Starting (.+\.ipynb)$", line.strip()): started.add(m.group(1).rsplit("/", 1)[-1])
+        for m in re.finditer(r"Starting (\S+?\.ipynb)", line):      # notebooks run in parallel: two lines can arrive glued
+            started.add(m.group(1).rsplit("/", 1)[-1])
         if "Tests Failed On The Following Notebooks" in line: in_failures = True
         elif in_failures and line.startswith("\t"): failed.add(line.strip())
     rc = proc.wait()
