@@ -134,7 +134,7 @@ def pin_torch_gdn() -> dict[str, str]:
     for n in _GDN_NAMES: setattr(m, n, _torch_fn(getattr(m, n)))
     return gdn_kernels()
 
-GDN_TOLERANCE = 0.05        # relative RMS; bf16 rounding gives about 0.01, the miscompiled backward about 0.5
+GDN_TOLERANCE = 0.05        # relative RMS; bf16 rounding gives about 0.005 (CPU and H200), the miscompiled backward about 0.5
 
 def gdn_disagreement(candidate: Callable, reference: Callable, device: torch.device | str, dtype: torch.dtype = torch.bfloat16,
                      shape: tuple[int, int, int, int] = (2, 200, 4, 64), seed: int = 0) -> float:
