@@ -8,11 +8,12 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
 import torch
 
 # %% auto #0
 __all__ = ['SQLFORGE_TEMPLATE', 'ChatFormat', 'renders_tools', 'chat_format', 'SamplingParams', 'sampling_logprobs',
-           'counter_uniform', 'sample_tokens', 'inverse_cdf']
+           'counter_uniform', 'counter_uniforms', 'sample_tokens', 'inverse_cdf']
 
 # %% ../nbs/10_chat.ipynb #138bad0d
 SQLFORGE_TEMPLATE = r"""
@@ -255,6 +256,19 @@ def counter_uniform(seed: int, position: int) -> float:
     "A uniform in [0, 1) that depends only on (seed, position)."
     return (_splitmix64((_splitmix64(seed & _M64) + position) & _M64) >> 11) * 2.0 ** -53
 
+def _splitmix64s(x: np.ndarray) -> np.ndarray:
+    "`_splitmix64` of each uint64 (numpy's uint64 arithmetic wraps, as the masks do)."
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+def counter_uniforms(seeds: Sequence[int], positions: Sequence[int]) -> np.ndarray:
+    "`counter_uniform` of each (seed, position) pair, at once: float64 [len(seeds)]."
+    s = np.array([x & _M64 for x in seeds], dtype=np.uint64)
+    p = np.array([x & _M64 for x in positions], dtype=np.uint64)
+    return (_splitmix64s(_splitmix64s(s) + p) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+
 def sample_tokens(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
                   seeds: Sequence[int] | None = None, logprobs: torch.Tensor | None = None) -> torch.Tensor:
     "One token per row of `logits` [B, V], drawn by inverse CDF at u = counter_uniform(seed, position); `logprobs`: their sampling log-probs, if already computed."
@@ -269,6 +283,6 @@ def inverse_cdf(lp: torch.Tensor, positions: Sequence[int], seeds: Sequence[int]
     "Each row's column of `lp` [B, N] (log-probs, `-inf` outside the support) drawn at u = counter_uniform(seed, position), columns in order."
     cdf = lp.double().exp().cumsum(-1)
     total = cdf[:, -1:]
-    u = torch.tensor([counter_uniform(int(s), int(q)) for s, q in zip(seeds, positions)], dtype=torch.float64, device=lp.device)
+    u = torch.from_numpy(counter_uniforms([int(s) for s in seeds], [int(q) for q in positions])).to(lp.device)
     x = torch.minimum(u[:, None] * total, total.nextafter(torch.zeros_like(total)))
     return torch.searchsorted(cdf, x, right=True)[:, 0]

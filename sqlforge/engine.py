@@ -18,7 +18,7 @@ from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
 
 # %% auto #0
 __all__ = ['SUPPORTED', 'GDN_TOLERANCE', 'EngineConfig', 'engine_support', 'random_init_policy', 'gdn_kernels', 'pin_torch_gdn',
-           'gdn_disagreement', 'training_gdn', 'RolloutEngine']
+           'gdn_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen', 'RolloutEngine']
 
 # %% ../nbs/14_engine.ipynb #023819ad
 @dataclass(frozen=True)
@@ -31,7 +31,8 @@ class EngineConfig:
     min_shared: int = 32            # shortest common prompt prefix computed once for several requests
     cuda_graphs: bool = True        # decode under CUDA graphs (CUDA only)
     fla: bool = True                # fla's Gated DeltaNet kernels, when importable (CUDA only)
-    length_bucket: int = 1024       # a decoding step's attention length, rounded up to a multiple of this
+    flash: bool = True              # flash attention's variable-length kernel over the slots' keys and values (CUDA only)
+    length_bucket: int = 1024       # without flash: a decoding step's attention length, rounded up to a multiple of this
     compile: bool = False           # torch.compile the decoding step (fuses its many small kernels; CUDA graphs capture the result)
 
     def __post_init__(self):
@@ -163,30 +164,70 @@ def training_gdn(device: torch.device | str) -> dict[str, str]:
         return {**pin_torch_gdn(), "fla_backward": f"not used: its gradients differ from the torch path's by {err:.3f} (relative RMS; tolerance {GDN_TOLERANCE})"}
     return {**gdn_kernels(), "fla_backward": f"checked: relative RMS difference {err:.4f} from the torch path"}
 
+# %% ../nbs/14_engine.ipynb #f1a5a77e
+def varlen_reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_q: torch.Tensor, cu_k: torch.Tensor, max_q: int, max_k: int,
+                     used: torch.Tensor, scale: float) -> torch.Tensor:
+    "Variable-length causal attention, one sequence at a time: queries q[cu_q[i]:cu_q[i+1]] see keys k[cu_k[i]:cu_k[i] + used[i]], aligned at the bottom right; [N, H, D]."
+    out = torch.empty_like(q)
+    for a, b, s, n in zip(cu_q[:-1].tolist(), cu_q[1:].tolist(), cu_k[:-1].tolist(), used.tolist()):
+        see = torch.ones(b - a, n, dtype=torch.bool, device=q.device).tril(n - (b - a))       # query t sees keys up to n − (b − a) + t
+        out[a:b] = F.scaled_dot_product_attention(q[a:b].transpose(0, 1), k[s:s + n].transpose(0, 1), v[s:s + n].transpose(0, 1),
+                                                  attn_mask=see, scale=scale, enable_gqa=True).transpose(0, 1)
+    return out
+
+def flash_varlen(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_q: torch.Tensor, cu_k: torch.Tensor, max_q: int, max_k: int,
+                 used: torch.Tensor, scale: float) -> torch.Tensor:
+    "`varlen_reference` in one call of torch's flash-attention kernel (CUDA, fp16/bf16): `used` is its `seqused_k`, so keys are read in place."
+    return torch.ops.aten._flash_attention_forward(q, k, v, cu_q, cu_k, max_q, max_k, 0.0, True, False, scale=scale, seqused_k=used)[0]
+
+
 # %% ../nbs/14_engine.ipynb #acd07359
 @dataclass(frozen=True)
 class _Kernels:
-    "The Gated DeltaNet functions the engine calls, whether the chunked one takes packed sequences, and their names."
-    chunk: Callable | None
-    recurrent: Callable | None
-    conv: Callable | None
-    conv_update: Callable | None
-    varlen: bool
-    names: dict
+    "The token-mixing functions the engine calls — Gated DeltaNet, attention over the slots — and their names."
+    chunk: Callable | None = None
+    recurrent: Callable | None = None
+    conv: Callable | None = None
+    conv_update: Callable | None = None
+    varlen: bool = False                  # the chunked delta rule takes packed sequences (`cu_seqlens`)
+    gva: bool = False                     # the delta rule takes fewer key heads than value heads (no repeat)
+    attend: Callable | None = None        # variable-length attention (`varlen_reference`'s signature); None: masked SDPA
+    names: dict = dataclasses.field(default_factory=dict)
 
-def _kernels(net: _Net, use_fla: bool) -> _Kernels:
-    "fla's kernels on CUDA when asked for and importable; transformers' pure-torch functions otherwise."
-    if not net.lin: return _Kernels(None, None, None, None, False, {})
+def _flash_fault(net: _Net) -> str | None:
+    "None when `flash_varlen` runs on the model's device, heads and dtype and agrees with `varlen_reference` (keys read in place, past unused ones); else why not."
+    H, KVH, D = net.c.num_attention_heads, net.kv_heads, net.head_dim
+    gen = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(n, h, D, generator=gen).to(net.device, net.dtype) for n, h in ((5, H), (24, KVH), (24, KVH)))
+    args = (q, k, v, torch.tensor([0, 1, 5], dtype=torch.int32, device=net.device),
+            torch.tensor([0, 12, 24], dtype=torch.int32, device=net.device), 4, 12,
+            torch.tensor([9, 7], dtype=torch.int32, device=net.device), D ** -0.5)
+    try: got = flash_varlen(*args)
+    except Exception as e: return f"{type(e).__name__}: {str(e)[:200]}"
+    want = varlen_reference(*(a.float() if a.is_floating_point() else a for a in args[:3]), *args[3:])
+    err = ((got.float() - want).norm() / want.norm()).item()
+    return None if err < 0.02 else f"it differs from varlen_reference by {err:.3f} (relative)"
+
+def _kernels(net: _Net, use_fla: bool, use_flash: bool = False) -> _Kernels:
+    "fla's kernels and flash attention on CUDA when asked for and usable; transformers' pure-torch functions and masked SDPA otherwise."
+    names, attend = {}, None
+    if net.attn:
+        names["attention"] = "sdpa"
+        if use_flash and net.device.type == "cuda":
+            if net.dtype in (torch.float16, torch.bfloat16) and (why := _flash_fault(net)) is None: attend, names["attention"] = flash_varlen, "flash"
+            else: names["flash_unavailable"] = why if net.dtype in (torch.float16, torch.bfloat16) else f"flash attention needs fp16 or bf16, not {net.dtype}"
+    if not net.lin: return _Kernels(attend=attend, names=names)
     m = net.modeling
     chunk, rec = _torch_fn(m.torch_chunk_gated_delta_rule), _torch_fn(m.torch_recurrent_gated_delta_rule)
-    names, varlen = {"gdn_prefill": "torch", "gdn_decode": "torch", "conv": "torch"}, False
+    names.update(gdn_prefill="torch", gdn_decode="torch", conv="torch")
+    fla = False
     if use_fla and net.device.type == "cuda":
         try:
             from fla.ops.gated_delta_rule import chunk_gated_delta_rule, fused_recurrent_gated_delta_rule
-            chunk, rec, varlen = chunk_gated_delta_rule, fused_recurrent_gated_delta_rule, True
+            chunk, rec, fla = chunk_gated_delta_rule, fused_recurrent_gated_delta_rule, True
             names.update(gdn_prefill="fla", gdn_decode="fla")
         except Exception as e: names["fla_unavailable"] = f"{type(e).__name__}: {str(e)[:200]}"
-    return _Kernels(chunk, rec, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), varlen, names)
+    return _Kernels(chunk, rec, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, names)
 
 # %% ../nbs/14_engine.ipynb #c623574f
 class _State:
@@ -198,13 +239,13 @@ class _State:
     def resize(self, slots: int, cap: int) -> None:
         "Room for `slots` slots of `cap` tokens, keeping every held state."
         net, dev, dt = self.net, self.net.device, self.net.dtype
-        kv = (torch.zeros(len(net.attn), 2, slots, net.kv_heads, cap + 1, net.head_dim, dtype=dt, device=dev)
+        kv = (torch.zeros(len(net.attn), 2, slots, cap + 1, net.kv_heads, net.head_dim, dtype=dt, device=dev)
               if net.attn else None)
         conv = torch.zeros(len(net.lin), slots, net.conv_dim, net.conv_k - 1, dtype=dt, device=dev) if net.lin else None
         rec = (torch.zeros(len(net.lin), slots, net.v_heads, net.k_dim, net.v_dim, dtype=torch.float32, device=dev)
                if net.lin else None)
         s, c = min(self.slots, slots), min(self.cap, cap)
-        if s and kv is not None: kv[:, :, :s, :, :c] = self.kv[:, :, :s, :, :c]
+        if s and kv is not None: kv[:, :, :s, :c] = self.kv[:, :, :s, :c]
         if s and conv is not None: conv[:, :s], rec[:, :s] = self.conv[:, :s], self.rec[:, :s]
         self.kv, self.conv, self.rec, self.slots, self.cap = kv, conv, rec, slots, cap
 
@@ -214,13 +255,13 @@ class _State:
 
     def copy(self, src: int, dst: int, n: int) -> None:
         "Slot `dst` gets slot `src`'s state after its first `n` tokens (`src` must hold exactly `n`)."
-        if self.kv is not None: self.kv[:, :, dst, :, :n] = self.kv[:, :, src, :, :n]
+        if self.kv is not None: self.kv[:, :, dst, :n] = self.kv[:, :, src, :n]
         if self.conv is not None: self.conv[:, dst] = self.conv[:, src]; self.rec[:, dst] = self.rec[:, src]
 
     def swap(self, a: int, b: int, n: int) -> None:
         "Slots `a` and `b` exchange their states (keys and values: the first `n` tokens, enough for the longer one)."
         ab, ba = [a, b], [b, a]                  # the right-hand side is gathered before it is written: a true swap
-        if self.kv is not None: self.kv[:, :, ab, :, :n] = self.kv[:, :, ba, :, :n]
+        if self.kv is not None: self.kv[:, :, ab, :n] = self.kv[:, :, ba, :n]
         if self.conv is not None: self.conv[:, ab] = self.conv[:, ba]; self.rec[:, ab] = self.rec[:, ba]
 
 # %% ../nbs/14_engine.ipynb #e66eddf2
@@ -249,14 +290,14 @@ def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor)
 def _attn_out(attn, o: torch.Tensor, gate: torch.Tensor | None) -> torch.Tensor:
     return attn.o_proj(o if gate is None else o * torch.sigmoid(gate))
 
-def _gdn_inputs(mod, mixed: torch.Tensor, b: torch.Tensor, a: torch.Tensor):
-    "q, k [B, T, v_heads, k_dim], v [B, T, v_heads, v_dim], decay g and beta [B, T, v_heads] after the convolution."
+def _gdn_inputs(mod, mixed: torch.Tensor, b: torch.Tensor, a: torch.Tensor, gva: bool = False):
+    "q, k [B, T, v_heads, k_dim] ([B, T, k_heads, k_dim] for a kernel that groups value heads itself), v [B, T, v_heads, v_dim], decay g and beta [B, T, v_heads] after the convolution."
     B, T, _ = mixed.shape
     q, k, v = torch.split(mixed, [mod.key_dim, mod.key_dim, mod.value_dim], dim=-1)
     q, k = q.reshape(B, T, -1, mod.head_k_dim), k.reshape(B, T, -1, mod.head_k_dim)
     v = v.reshape(B, T, -1, mod.head_v_dim)
     beta, g = b.sigmoid(), -mod.A_log.float().exp() * F.softplus(a.float() + mod.dt_bias)
-    if (r := mod.num_v_heads // mod.num_k_heads) > 1: q, k = q.repeat_interleave(r, dim=2), k.repeat_interleave(r, dim=2)
+    if (r := mod.num_v_heads // mod.num_k_heads) > 1 and not gva: q, k = q.repeat_interleave(r, dim=2), k.repeat_interleave(r, dim=2)
     return q, k, v, g, beta
 
 def _gdn_out(mod, o: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
@@ -281,38 +322,60 @@ class _Group:
     take: torch.Tensor       # [S*T] packed index of each padded row (a pad repeats its chunk's last token)
     src: torch.Tensor        # the padded rows that are real tokens ...
     dest: torch.Tensor       # ... and their packed indices
-    mask: torch.Tensor       # [S, T, L] which slot positions each padded row sees
+    mask: torch.Tensor | None  # [S, T, L] which slot positions each padded row sees
     T: int
 
-def _group(segs: list[_Seg], device: torch.device) -> _Group:
-    "One `_Group` of `segs`, built on `device`."
+def _group(segs: list[_Seg], device: torch.device, masks: bool = True) -> _Group:
+    "One `_Group` of `segs`, built on `device` (without its attention mask when `masks` is false)."
     S, T, L = len(segs), max(s.n for s in segs), max(s.start + s.n for s in segs)
     slots, n, off, start = torch.tensor([[s.slot, s.n, s.off, s.start] for s in segs], device=device).T
     t = torch.minimum(torch.arange(T, device=device)[None], n[:, None] - 1)        # [S, T]
     take, real = (off[:, None] + t).reshape(-1), (torch.arange(T, device=device)[None] < n[:, None]).reshape(-1)
-    mask = torch.arange(L, device=device)[None, None] <= (start[:, None] + t)[:, :, None]
+    mask = torch.arange(L, device=device)[None, None] <= (start[:, None] + t)[:, :, None] if masks else None
     return _Group(slots, n, take, real.nonzero()[:, 0], take[real], mask, T)
 
-def _groups(segs: list[_Seg], device: torch.device, waste: float = 2.0) -> list[_Group]:
+def _groups(segs: list[_Seg], device: torch.device, waste: float = 2.0, masks: bool = True) -> list[_Group]:
     "The chunks in groups of similar length (longest first), each padded to at most `waste` times its real tokens."
     out, cur = [], []
     for s in sorted(segs, key=lambda s: -s.n):
         if cur and (len(cur) + 1) * cur[0].n > waste * (sum(c.n for c in cur) + s.n): out.append(cur); cur = []
         cur.append(s)
-    return [_group(g, device) for g in out + [cur]]
+    return [_group(g, device, masks) for g in out + [cur]]
 
 def _padded(x: torch.Tensor, g: _Group) -> torch.Tensor:
     "Packed rows x [N, ...] as the group's padded batch [S, T, ...]."
     return x[g.take].unflatten(0, (-1, g.T))
 
-def _prefill_attention(net: _Net, st: _State, layer: int, attn, x, cos, sin, at: tuple, groups: list[_Group]) -> torch.Tensor:
+@dataclass(frozen=True)
+class _Packed:
+    "A packed prefill for the variable-length kernel: where each chunk's queries start, where its slot's keys start, how many it sees."
+    cu_q: torch.Tensor
+    cu_k: torch.Tensor
+    used: torch.Tensor
+    max_q: int
+
+def _packed(segs: list[_Seg], st: _State, device: torch.device) -> _Packed:
+    "The chunks `segs` (packed in order, ascending slots) over the flattened slot buffer: slot s's keys start at s × (cap + 1)."
+    i32 = dict(dtype=torch.int32, device=device)
+    return _Packed(torch.tensor([0] + [s.off + s.n for s in segs], **i32),
+                   torch.tensor([s.slot * (st.cap + 1) for s in segs] + [st.slots * (st.cap + 1)], **i32),
+                   torch.tensor([s.start + s.n for s in segs], **i32), max(s.n for s in segs))
+
+def _prefill_attention(net: _Net, st: _State, kern: _Kernels, layer: int, attn, x, cos, sin, at: tuple,
+                       mix: list[_Group] | _Packed) -> torch.Tensor:
     q, k, v, gate = _qkv(net, attn, x, cos, sin)
     kv = st.kv[net.index[layer]]
     kv[0][at], kv[1][at] = k[0].transpose(0, 1), v[0].transpose(0, 1)    # every chunk's keys and values into its slot
-    out, q = q.new_empty(x.shape[1], q.shape[1] * q.shape[3]), q[0].transpose(0, 1)
-    for g in groups:
+    q = q[0].transpose(0, 1)                                              # [N, H, D]
+    if isinstance(mix, _Packed):                                          # one call over every chunk, keys read in place
+        o = kern.attend(q.contiguous(), kv[0].flatten(0, 1), kv[1].flatten(0, 1), mix.cu_q, mix.cu_k, mix.max_q, st.cap + 1,
+                        mix.used, attn.scaling)
+        return _attn_out(attn, o.flatten(1)[None], gate)
+    out = q.new_empty(x.shape[1], q.shape[1] * q.shape[2])
+    for g in mix:
         L = g.mask.shape[-1]
-        o = _attend(_padded(q, g).transpose(1, 2), kv[0, g.slots, :, :L], kv[1, g.slots, :, :L], g.mask, attn.scaling)
+        o = _attend(_padded(q, g).transpose(1, 2), kv[0, g.slots, :L].transpose(1, 2), kv[1, g.slots, :L].transpose(1, 2),
+                    g.mask, attn.scaling)
         out[g.dest] = o.flatten(0, 1)[g.src]
     return _attn_out(attn, out[None], gate)
 
@@ -331,7 +394,7 @@ def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs
     li = net.index[layer]
     mixed, z = mod.in_proj_qkv(x), mod.in_proj_z(x).reshape(1, x.shape[1], -1, mod.head_v_dim)
     conv = _prefill_conv(st, kern, li, mod, mixed[0], groups)
-    q, k, v, g, beta = _gdn_inputs(mod, conv[None], mod.in_proj_b(x), mod.in_proj_a(x))
+    q, k, v, g, beta = _gdn_inputs(mod, conv[None], mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
     kw = dict(output_final_state=True, use_qk_l2norm_in_kernel=True)
     if kern.varlen:
         slots = torch.tensor([s.slot for s in segs], device=x.device)
@@ -352,13 +415,14 @@ def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs
 def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, pos: torch.Tensor, segs: list[_Seg],
                      last: torch.Tensor) -> torch.Tensor:
     "Run the packed chunks `ids` [1, N] at positions `pos` [1, N] into their slots; fp32 logits [len(last), vocab] at rows `last`."
-    groups = _groups(segs, ids.device)
-    at = (torch.tensor([s.slot for s in segs for _ in range(s.n)], device=ids.device), slice(None), pos[0])
+    groups = _groups(segs, ids.device, masks=kern.attend is None) if net.lin or kern.attend is None else []
+    mix = _packed(segs, st, ids.device) if kern.attend is not None else groups
+    at = (torch.tensor([s.slot for s in segs for _ in range(s.n)], device=ids.device), pos[0])
     h = net.body.embed_tokens(ids)
     cos, sin = net.rotary(h, pos)
     for i, layer in enumerate(net.body.layers):
         x = layer.input_layernorm(h)
-        if net.types[i] == "full_attention": h = h + _prefill_attention(net, st, i, layer.self_attn, x, cos, sin, at, groups)
+        if net.types[i] == "full_attention": h = h + _prefill_attention(net, st, kern, i, layer.self_attn, x, cos, sin, at, mix)
         else: h = h + _prefill_gdn(net, st, kern, i, layer.linear_attn, x, segs, groups)
         h = h + layer.mlp(layer.post_attention_layernorm(h))
     return net.head(net.body.norm(h[:, last])).float()[0]
@@ -371,16 +435,23 @@ def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, po
     rows = torch.arange(B, device=ids.device)
     h = net.body.embed_tokens(ids[:, None])
     cos, sin = net.rotary(h, pos[:, None])
-    write = torch.where(active, pos, st.cap)                     # rows sitting out write into the scratch column
-    see = torch.arange(length, device=ids.device)[None, :] <= torch.where(active, pos, 0)[:, None]
+    write = torch.where(active, pos, st.cap)                     # rows sitting out write into the scratch position
+    if kern.attend is not None:                                  # row b's keys start at b × (cap + 1); it sees pos + 1 of them
+        cu_q = torch.arange(B + 1, dtype=torch.int32, device=ids.device)
+        cu_k, used = cu_q * (st.cap + 1), (torch.where(active, pos, 0) + 1).to(torch.int32)
+    else: see = torch.arange(length, device=ids.device)[None, :] <= torch.where(active, pos, 0)[:, None]
     on = active.to(torch.float32)
     for i, layer in enumerate(net.body.layers):
         x, li = layer.input_layernorm(h), net.index[i]
         if net.types[i] == "full_attention":
             attn = layer.self_attn
             q, k, v, gate = _qkv(net, attn, x, cos, sin)
-            st.kv[li, 0, rows, :, write], st.kv[li, 1, rows, :, write] = k[:, :, 0], v[:, :, 0]
-            o = _attend(q, st.kv[li, 0, :B, :, :length], st.kv[li, 1, :B, :, :length], see[:, None], attn.scaling)
+            kv = st.kv[li]
+            kv[0, rows, write], kv[1, rows, write] = k[:, :, 0], v[:, :, 0]
+            if kern.attend is not None:
+                o = kern.attend(q[:, :, 0].contiguous(), kv[0].flatten(0, 1), kv[1].flatten(0, 1), cu_q, cu_k, 1, st.cap + 1, used,
+                                attn.scaling).reshape(B, 1, -1)
+            else: o = _attend(q, kv[0, :B, :length].transpose(1, 2), kv[1, :B, :length].transpose(1, 2), see[:, None], attn.scaling)
             h = h + _attn_out(attn, o, gate)
         else:
             mod = layer.linear_attn
@@ -388,7 +459,7 @@ def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, po
             conv = st.conv[li, :B].clone()
             mixed = kern.conv_update(mixed, conv, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, mod.activation)
             st.conv[li, :B] = torch.where(active[:, None, None], conv, st.conv[li, :B])
-            q, k, v, g, beta = _gdn_inputs(mod, mixed.transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x))
+            q, k, v, g, beta = _gdn_inputs(mod, mixed.transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
             g, beta = g * on[:, None, None], beta * on[:, None, None].to(beta.dtype)      # rows sitting out: state unchanged
             o, state = kern.recurrent(q, k, v, g=g, beta=beta, initial_state=st.rec[li, :B], output_final_state=True,
                                       use_qk_l2norm_in_kernel=True)
@@ -431,7 +502,7 @@ class RolloutEngine:
         self.policy, self.cfg = policy, cfg
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
         self.net = _Net(policy.model)
-        self.kern = _kernels(self.net, cfg.fla)
+        self.kern = _kernels(self.net, cfg.fla, cfg.flash)
         self.state: _State | None = None
         self.slots: list[_Slot] = []
         self.waiting: deque[_Req] = deque()
@@ -655,15 +726,16 @@ RolloutEngine._find_leader, RolloutEngine._tick = _find_leader, _tick
 # %% ../nbs/14_engine.ipynb #1cdee195
 def _prefill(self) -> list[tuple[Hashable, Generation]]:
     "Prefill chunks of the requests being prefilled (up to `prefill_tokens`); hand states over; first tokens of finished prompts."
-    budget, segs, plan = self.cfg.prefill_tokens, [], []
+    budget, take = self.cfg.prefill_tokens, []
     for r in self.prefilling:
         if r.leader is not None or budget <= 0: continue
         stop = min([f.share for f in r.followers if f.share > r.done] + [len(r.prompt)])
-        n = min(budget, stop - r.done)
-        segs.append(_Seg(r.slot.index, r.done, n, sum(s.n for s in segs)))
-        plan.append(r)
-        budget -= n
-    if not segs: return []
+        take.append((r, min(budget, stop - r.done)))
+        budget -= take[-1][1]
+    if not take: return []
+    take.sort(key=lambda rn: rn[0].slot.index)          # packed in slot order, as the variable-length kernel reads the slots
+    plan, segs = [r for r, _ in take], []
+    for r, n in take: segs.append(_Seg(r.slot.index, r.done, n, sum(s.n for s in segs)))
     dev = self.net.device
     ids = torch.from_numpy(np.concatenate([r.arr[s.start:s.start + s.n] for r, s in zip(plan, segs)])).to(dev)[None]
     pos = torch.cat([torch.arange(s.start, s.start + s.n) for s in segs]).to(dev)[None]
@@ -713,10 +785,12 @@ def _decode(self) -> list[tuple[Hashable, Generation]]:
     if not self.decoding: return []
     self._compact()
     reqs, n = self.decoding, len(self.slots)
-    B = min(1 << max(r.slot.index for r in reqs).bit_length(), n)
-    ids, pos, act = torch.zeros(B, dtype=torch.long), torch.zeros(B, dtype=torch.long), torch.zeros(B, dtype=torch.bool)
-    for r in reqs: ids[r.slot.index], pos[r.slot.index], act[r.slot.index] = r.tokens[-1], len(r.slot.ids), True
-    length = min(self.state.cap, -(-(int(pos.max()) + 1) // self.cfg.length_bucket) * self.cfg.length_bucket)
+    idx = [r.slot.index for r in reqs]
+    B = min(1 << max(idx).bit_length(), n)
+    ids, pos, act = torch.zeros(3, B, dtype=torch.long)
+    ids[idx], pos[idx], act[idx] = torch.tensor([[r.tokens[-1] for r in reqs], [len(r.slot.ids) for r in reqs], [1] * len(reqs)])
+    length = (self.state.cap if self.kern.attend is not None      # flash reads each row's own length: one graph per B
+              else min(self.state.cap, -(-(int(pos.max()) + 1) // self.cfg.length_bucket) * self.cfg.length_bucket))
     self._ids[:B].copy_(ids); self._pos[:B].copy_(pos); self._act[:B].copy_(act)
     t = time.perf_counter()
     logits = self._decode_logits(B, length)
@@ -725,7 +799,7 @@ def _decode(self) -> list[tuple[Hashable, Generation]]:
     self.stats["decode_steps"] += 1; self.stats["decode_rows"] += len(reqs); self.stats["decode_lanes"] += B
     self.decoding = []
     t = time.perf_counter()
-    out = self._sample(reqs, logits[torch.tensor([r.slot.index for r in reqs], device=logits.device)])
+    out = self._sample(reqs, logits[torch.tensor(idx, device=logits.device)])
     self.stats["sample_s"] += time.perf_counter() - t
     return out
 
