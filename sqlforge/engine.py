@@ -18,7 +18,7 @@ from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
 
 # %% auto #0
 __all__ = ['SUPPORTED', 'GDN_TOLERANCE', 'EngineConfig', 'engine_support', 'random_init_policy', 'gdn_kernels', 'pin_torch_gdn',
-           'gdn_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen', 'RolloutEngine']
+           'gdn_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen', 'fla_step_in_place', 'RolloutEngine']
 
 # %% ../nbs/14_engine.ipynb #023819ad
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def flash_varlen(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_q: torch.
 class _Kernels:
     "The token-mixing functions the engine calls — Gated DeltaNet, attention over the slots — and their names."
     chunk: Callable | None = None
-    recurrent: Callable | None = None
+    recurrent: Callable | None = None     # one decoding step (q, k, v, g, beta, state) -> output, the state updated in place
     conv: Callable | None = None
     conv_update: Callable | None = None
     varlen: bool = False                  # the chunked delta rule takes packed sequences (`cu_seqlens`)
@@ -208,6 +208,45 @@ def _flash_fault(net: _Net) -> str | None:
     err = ((got.float() - want).norm() / want.norm()).item()
     return None if err < 0.02 else f"it differs from varlen_reference by {err:.3f} (relative)"
 
+def _stepping(rec: Callable) -> Callable:
+    "A delta-rule decoding step through `rec` (transformers' or fla's signature) that copies the new state over the old."
+    def step(q, k, v, g, beta, state):
+        o, new = rec(q, k, v, g=g, beta=beta, initial_state=state, output_final_state=True, use_qk_l2norm_in_kernel=True)
+        state.copy_(new)
+        return o
+    return step
+
+def fla_step_in_place(q, k, v, g, beta, state):
+    "The decoding step of fla's fused recurrent kernel with its final state written over its initial state (each program reads its slice before writing it)."
+    import triton
+    from fla.ops.gated_delta_rule.fused_recurrent import fused_recurrent_gated_delta_rule_fwd_kernel as kernel
+    q, k, v, g, beta = (x.contiguous() for x in (q, k, v, g, beta))
+    B, T, H, K = k.shape
+    HV, V = v.shape[2], v.shape[3]
+    BV = min(8, triton.next_power_of_2(V))
+    o = torch.empty_like(v)
+    kernel[(triton.cdiv(V, BV) * B * HV,)](
+        q=q, k=k, v=v, g=g, gk=None, gv=None, beta=beta, A_log=None, dt_bias=None, o=o, h0=state, ht=state, cu_seqlens=None,
+        scale=K ** -0.5, T=T, H=H, HV=HV, K=K, V=V, BK=triton.next_power_of_2(K), BV=BV, IS_BETA_HEADWISE=beta.ndim != v.ndim,
+        USE_QK_L2NORM_IN_KERNEL=True, APPLY_BETA_SIGMOID=False, ALLOW_NEG_EIGVAL=False, STATE_V_FIRST=False, num_warps=1, num_stages=3)
+    return o
+
+def _in_place_fault(net: _Net, rec: Callable) -> str | None:
+    "None when `fla_step_in_place` gives `rec`'s output and final state on the model's shapes; else why not."
+    gen = torch.Generator().manual_seed(0)
+    H = net.body.layers[net.lin[0]].linear_attn.num_k_heads
+    q, k = (torch.randn(3, 1, H, net.k_dim, generator=gen).to(net.device, net.dtype) for _ in range(2))
+    v = torch.randn(3, 1, net.v_heads, net.v_dim, generator=gen).to(net.device, net.dtype)
+    g, beta = -torch.rand(3, 1, net.v_heads, generator=gen).to(net.device), torch.rand(3, 1, net.v_heads, generator=gen).to(net.device, net.dtype)
+    s0 = torch.randn(3, net.v_heads, net.k_dim, net.v_dim, generator=gen).to(net.device)
+    try:
+        s = s0.clone()
+        o = fla_step_in_place(q, k, v, g, beta, s)
+    except Exception as e: return f"{type(e).__name__}: {str(e)[:200]}"
+    o_ref, s_ref = rec(q, k, v, g=g, beta=beta, initial_state=s0, output_final_state=True, use_qk_l2norm_in_kernel=True)
+    ok = torch.allclose(o.float(), o_ref.float(), rtol=1e-3, atol=1e-3) and torch.allclose(s, s_ref, rtol=1e-4, atol=1e-4)
+    return None if ok else "its output or state differs from fla's own function"
+
 def _kernels(net: _Net, use_fla: bool, use_flash: bool = False) -> _Kernels:
     "fla's kernels and flash attention on CUDA when asked for and usable; transformers' pure-torch functions and masked SDPA otherwise."
     names, attend = {}, None
@@ -218,16 +257,18 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False) -> _Kernels:
             else: names["flash_unavailable"] = why if net.dtype in (torch.float16, torch.bfloat16) else f"flash attention needs fp16 or bf16, not {net.dtype}"
     if not net.lin: return _Kernels(attend=attend, names=names)
     m = net.modeling
-    chunk, rec = _torch_fn(m.torch_chunk_gated_delta_rule), _torch_fn(m.torch_recurrent_gated_delta_rule)
+    chunk, step = _torch_fn(m.torch_chunk_gated_delta_rule), _stepping(_torch_fn(m.torch_recurrent_gated_delta_rule))
     names.update(gdn_prefill="torch", gdn_decode="torch", conv="torch")
     fla = False
     if use_fla and net.device.type == "cuda":
         try:
             from fla.ops.gated_delta_rule import chunk_gated_delta_rule, fused_recurrent_gated_delta_rule
-            chunk, rec, fla = chunk_gated_delta_rule, fused_recurrent_gated_delta_rule, True
+            chunk, step, fla = chunk_gated_delta_rule, _stepping(fused_recurrent_gated_delta_rule), True
             names.update(gdn_prefill="fla", gdn_decode="fla")
+            if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule)) is None: step, names["gdn_decode"] = fla_step_in_place, "fla, state in place"
+            else: names["in_place_unavailable"] = why
         except Exception as e: names["fla_unavailable"] = f"{type(e).__name__}: {str(e)[:200]}"
-    return _Kernels(chunk, rec, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, names)
+    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, names)
 
 # %% ../nbs/14_engine.ipynb #c623574f
 class _State:
@@ -461,9 +502,7 @@ def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, po
             st.conv[li, :B] = torch.where(active[:, None, None], conv, st.conv[li, :B])
             q, k, v, g, beta = _gdn_inputs(mod, mixed.transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
             g, beta = g * on[:, None, None], beta * on[:, None, None].to(beta.dtype)      # rows sitting out: state unchanged
-            o, state = kern.recurrent(q, k, v, g=g, beta=beta, initial_state=st.rec[li, :B], output_final_state=True,
-                                      use_qk_l2norm_in_kernel=True)
-            st.rec[li, :B] = state
+            o = kern.recurrent(q, k, v, g, beta, st.rec[li, :B])
             h = h + _gdn_out(mod, o, z)
         h = h + layer.mlp(layer.post_attention_layernorm(h))
     return net.head(net.body.norm(h))[:, 0].float()
