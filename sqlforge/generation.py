@@ -9,13 +9,12 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Protocol, Sequence
 
 import torch
-import torch.nn.functional as F
 
 from .chat import inverse_cdf
 from .models import ChatFormat, SamplingParams, sample_tokens, sampling_logprobs
 
 # %% auto #0
-__all__ = ['TIE_ROOM', 'Generation', 'Backend', 'StreamingBackend', 'streams', 'top_m', 'draw', 'cut_at_stop']
+__all__ = ['TIE_ROOM', 'Generation', 'Backend', 'StreamingBackend', 'streams', 'draw', 'cut_at_stop']
 
 # %% ../nbs/10a_generation.ipynb #e70fb3a5
 @dataclass(frozen=True)
@@ -53,28 +52,12 @@ def _draw_full(logits: torch.Tensor, params: SamplingParams, positions: Sequence
     tok = sample_tokens(logits, params, positions, seeds, logprobs=lp)
     return tok, lp.gather(1, tok[:, None])[:, 0]
 
-def _chunk(V: int, lo: int = 1024, hi: int = 4096) -> int:
-    "A divisor of `V` in [lo, hi] (no padding), else `hi`."
-    return next((d for d in range(lo, hi + 1) if V % d == 0), hi)
-
-def top_m(x: torch.Tensor, m: int) -> tuple[torch.Tensor, torch.Tensor]:
-    "`x.topk(m)` over rows of a large vocabulary in two passes — the m best of each chunk of columns, then the m best of those: the same values, in order (tied values may come with other indices)."
-    B, V = x.shape
-    c = _chunk(V)
-    if V < 8 * c or m > c: return x.topk(m, dim=-1)
-    pad = -V % c
-    xs = (F.pad(x, (0, pad), value=-math.inf) if pad else x).view(B, -1, c)
-    v1, i1 = xs.topk(m, dim=-1)                                             # [B, chunks, m]
-    i1 = i1 + torch.arange(0, V + pad, c, device=x.device)[:, None]
-    vals, j = v1.flatten(1).topk(m, dim=-1)
-    return vals, i1.flatten(1).gather(1, j)
-
 def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
                 seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     "The same draw on each row's k best logits (and ties): tokens, log-probs, and which rows need the full draw (ties past the room)."
     x = logits.float() / params.temperature
     m = min(x.shape[-1], params.top_k + TIE_ROOM)
-    vals, idx = top_m(x, m)                                       # most probable first
+    vals, idx = x.topk(m, dim=-1)                                 # most probable first
     if bool(vals[:, 0].isnan().any()):                            # top-k puts NaN first
         raise ValueError(f"logits of rows {vals[:, 0].isnan().nonzero()[:, 0].tolist()} hold NaN: the model's forward broke")
     kth = vals[:, params.top_k - 1:params.top_k]

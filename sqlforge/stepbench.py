@@ -48,8 +48,8 @@ def _fabricate(policy: Policy, suite: Suite, task: Task, harness: HarnessConfig,
             ids += enc(chat.response_open) + rand(obs_tokens) + enc(chat.response_close + chat.generation_prompt(harness.thinking))
     return Trajectory(tuple(ids), tuple(pos), (-1.0,) * len(pos))
 
-def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory]) -> dict:
-    "Model FLOPs of one GRPO backward pass over `trajs` (see the formula above) and the recomputation's extra."
+def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory], recompute: bool = True) -> dict:
+    "Model FLOPs of one GRPO backward pass over `trajs` (see the formula above) and, with gradient checkpointing (`recompute`), the recomputation's extra."
     lm = causal_lm(model)
     cfgm = lm.config
     n = sum(p.numel() for name, p in lm.named_parameters() if "lora_" not in name and "embed" not in name and "lm_head" not in name)
@@ -60,7 +60,7 @@ def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory]) -> dict:
     P = sum(len(t.positions) for t in trajs)
     attn = sum(6 * len(t) ** 2 * hd * full for t in trajs)
     mf = 4 * n * T + 4 * V * d * P + attn
-    return {"model_flops": float(mf), "recompute_flops": float(2 * n * T), "non_embedding_params": n,
+    return {"model_flops": float(mf), "recompute_flops": float(2 * n * T if recompute else 0), "non_embedding_params": n,
             "tokens": T, "policy_tokens": P}
 
 def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: int = 8, turns: int = 8,
@@ -143,7 +143,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
             runs.append({"s_forward_backward": round(t_b - t, 2), "s_optimizer": round(t_o - t_b, 3),
                          "microbatches": st["microbatches"], "oom_retries": st["oom_retries"], "final_budget": budget,
                          "peak_gpu_gib": round(torch.cuda.max_memory_allocated() / 2**30, 2) if torch.cuda.is_available() else None})
-        fl = model_flops(pol.model, trajs)
+        fl = model_flops(pol.model, trajs, recompute=grad_checkpointing)
         s_b = runs[-1]["s_forward_backward"] + runs[-1]["s_optimizer"]
         peak = peak_tflops * 1e12
         rep.update(backward_runs=runs, s_backward=round(s_b, 2), trajectory_tokens_mean=round(fl["tokens"] / len(trajs), 1),
