@@ -33,7 +33,7 @@ class EngineConfig:
     fla: bool = True                # fla's Gated DeltaNet kernels, when importable (CUDA only)
     flash: bool = True              # flash attention's variable-length kernel over the slots' keys and values (CUDA only)
     length_bucket: int = 1024       # without flash: a decoding step's attention length, rounded up to a multiple of this
-    compile: bool = False           # torch.compile the decoding step (fuses its many small kernels; CUDA graphs capture the result)
+    compile: bool = False           # torch.compile each kind of layer step once (fuses its many small kernels; CUDA graphs capture the result)
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
@@ -469,43 +469,62 @@ def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, p
     return net.head(net.body.norm(h[:, last])).float()[0]
 
 # %% ../nbs/14_engine.ipynb #9101e60e
+def _decode_attention(net: _Net, layer, h: torch.Tensor, cos, sin, kv: torch.Tensor, rows, write, kern: _Kernels, flash: tuple,
+                      see: torch.Tensor | None) -> torch.Tensor:
+    "One full-attention layer of the decoding step, residual included: keys and values written at `write`, attention over each slot."
+    attn, B = layer.self_attn, h.shape[0]
+    q, k, v, gate = _qkv(net, attn, layer.input_layernorm(h), cos, sin)
+    kv[0, rows, write], kv[1, rows, write] = k[:, :, 0], v[:, :, 0]
+    if see is None: o = kern.attend(q[:, :, 0].contiguous(), kv[0].flatten(0, 1), kv[1].flatten(0, 1), *flash, attn.scaling).reshape(B, 1, -1)
+    else: o = _attend(q, kv[0, :B, :see.shape[1]].transpose(1, 2), kv[1, :B, :see.shape[1]].transpose(1, 2), see[:, None], attn.scaling)
+    return h + _attn_out(attn, o, gate)
+
+def _decode_gdn(layer, h: torch.Tensor, conv_state: torch.Tensor, rec_state: torch.Tensor, active: torch.Tensor, kern: _Kernels) -> torch.Tensor:
+    "One Gated DeltaNet layer of the decoding step, residual included: the states of `active` rows advance, the others stay exactly."
+    mod, B = layer.linear_attn, h.shape[0]
+    x = layer.input_layernorm(h)
+    mixed, z = mod.in_proj_qkv(x).transpose(1, 2), mod.in_proj_z(x).reshape(B, 1, -1, mod.head_v_dim)
+    conv = conv_state.clone()
+    mixed = kern.conv_update(mixed, conv, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, mod.activation)
+    conv_state.copy_(torch.where(active[:, None, None], conv, conv_state))
+    q, k, v, g, beta = _gdn_inputs(mod, mixed.transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
+    on = active.to(torch.float32)[:, None, None]
+    g, beta = g * on, beta * on.to(beta.dtype)                   # rows sitting out: state unchanged
+    return h + _gdn_out(mod, kern.recurrent(q, k, v, g, beta, rec_state), z)
+
+def _decode_mlp(layer, h: torch.Tensor) -> torch.Tensor:
+    return h + layer.mlp(layer.post_attention_layernorm(h))
+
+_LAYER_STEPS = (_decode_attention, _decode_gdn, _decode_mlp)
+
 def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, pos: torch.Tensor, active: torch.Tensor,
-                    length: int) -> torch.Tensor:
+                    length: int, steps: tuple = _LAYER_STEPS) -> torch.Tensor:
     "One token for each of the slots 0..B-1 at positions `pos`; only `active` slots change state; fp32 logits [B, vocab]."
+    attention, gdn, mlp = steps
     B = ids.shape[0]
     rows = torch.arange(B, device=ids.device)
     h = net.body.embed_tokens(ids[:, None])
     cos, sin = net.rotary(h, pos[:, None])
     write = torch.where(active, pos, st.cap)                     # rows sitting out write into the scratch position
+    flash, see = (), None
     if kern.attend is not None:                                  # row b's keys start at b × (cap + 1); it sees pos + 1 of them
         cu_q = torch.arange(B + 1, dtype=torch.int32, device=ids.device)
-        cu_k, used = cu_q * (st.cap + 1), (torch.where(active, pos, 0) + 1).to(torch.int32)
+        flash = (cu_q, cu_q * (st.cap + 1), 1, st.cap + 1, (torch.where(active, pos, 0) + 1).to(torch.int32))
     else: see = torch.arange(length, device=ids.device)[None, :] <= torch.where(active, pos, 0)[:, None]
-    on = active.to(torch.float32)
     for i, layer in enumerate(net.body.layers):
-        x, li = layer.input_layernorm(h), net.index[i]
-        if net.types[i] == "full_attention":
-            attn = layer.self_attn
-            q, k, v, gate = _qkv(net, attn, x, cos, sin)
-            kv = st.kv[li]
-            kv[0, rows, write], kv[1, rows, write] = k[:, :, 0], v[:, :, 0]
-            if kern.attend is not None:
-                o = kern.attend(q[:, :, 0].contiguous(), kv[0].flatten(0, 1), kv[1].flatten(0, 1), cu_q, cu_k, 1, st.cap + 1, used,
-                                attn.scaling).reshape(B, 1, -1)
-            else: o = _attend(q, kv[0, :B, :length].transpose(1, 2), kv[1, :B, :length].transpose(1, 2), see[:, None], attn.scaling)
-            h = h + _attn_out(attn, o, gate)
-        else:
-            mod = layer.linear_attn
-            mixed, z = mod.in_proj_qkv(x).transpose(1, 2), mod.in_proj_z(x).reshape(B, 1, -1, mod.head_v_dim)
-            conv = st.conv[li, :B].clone()
-            mixed = kern.conv_update(mixed, conv, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, mod.activation)
-            st.conv[li, :B] = torch.where(active[:, None, None], conv, st.conv[li, :B])
-            q, k, v, g, beta = _gdn_inputs(mod, mixed.transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
-            g, beta = g * on[:, None, None], beta * on[:, None, None].to(beta.dtype)      # rows sitting out: state unchanged
-            o = kern.recurrent(q, k, v, g, beta, st.rec[li, :B])
-            h = h + _gdn_out(mod, o, z)
-        h = h + layer.mlp(layer.post_attention_layernorm(h))
+        li = net.index[i]
+        if net.types[i] == "full_attention": h = attention(net, layer, h, cos, sin, st.kv[li], rows, write, kern, flash, see)
+        else: h = gdn(layer, h, st.conv[li, :B], st.rec[li, :B], active, kern)
+        h = mlp(layer, h)
     return net.head(net.body.norm(h))[:, 0].float()
+
+def _compiled_forward(kern: _Kernels) -> Callable:
+    "`_decode_forward` with each kind of layer step compiled once for all layers of that kind (dynamic shapes); the attention and delta-rule kernels stay outside the compiled graphs."
+    steps = tuple(torch.compile(f, dynamic=True) for f in _LAYER_STEPS)
+    outside = dataclasses.replace(kern, attend=kern.attend and torch.compiler.disable(kern.attend),
+                                  recurrent=kern.recurrent and torch.compiler.disable(kern.recurrent))
+    def forward(net, st, kern, ids, pos, active, length): return _decode_forward(net, st, outside, ids, pos, active, length, steps)
+    return forward
 
 # %% ../nbs/14_engine.ipynb #283ef3c0
 class _Req:
@@ -550,7 +569,7 @@ class RolloutEngine:
         self.by_key: dict[Hashable, _Slot] = {}
         self.tick, self._weights = 0, None
         self.use_graphs = cfg.cuda_graphs and self.net.device.type == "cuda"
-        self.forward = torch.compile(_decode_forward, dynamic=True) if cfg.compile else _decode_forward
+        self.forward = _compiled_forward(self.kern) if cfg.compile else _decode_forward
         self.graphs: dict[tuple[int, int], tuple] = {}
         self._pool = None                      # the memory pool of the graphs captured since the buffers last moved
         self.events: list[dict] = []
