@@ -253,8 +253,10 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False) -> _Kernels:
     if net.attn:
         names["attention"] = "sdpa"
         if use_flash and net.device.type == "cuda":
-            if net.dtype in (torch.float16, torch.bfloat16) and (why := _flash_fault(net)) is None: attend, names["attention"] = flash_varlen, "flash"
-            else: names["flash_unavailable"] = why if net.dtype in (torch.float16, torch.bfloat16) else f"flash attention needs fp16 or bf16, not {net.dtype}"
+            half = net.dtype in (torch.float16, torch.bfloat16)
+            why = _flash_fault(net) if half else f"flash attention needs fp16 or bf16, not {net.dtype}"
+            if why is None: attend, names["attention"] = flash_varlen, "flash"
+            else: names["flash_unavailable"] = why
     if not net.lin: return _Kernels(attend=attend, names=names)
     m = net.modeling
     chunk, step = _torch_fn(m.torch_chunk_gated_delta_rule), _stepping(_torch_fn(m.torch_recurrent_gated_delta_rule))
