@@ -13,7 +13,8 @@ import torch
 
 # %% auto #0
 __all__ = ['SQLFORGE_TEMPLATE', 'ChatFormat', 'renders_tools', 'chat_format', 'SamplingParams', 'sampling_logprobs',
-           'counter_uniform', 'counter_uniforms', 'sample_tokens', 'inverse_cdf']
+           'counter_uniform', 'counter_uniforms', 'int64_bits', 'counter_uniforms_on', 'sample_tokens', 'inverse_cdf',
+           'inverse_cdf_at']
 
 # %% ../nbs/10_chat.ipynb #138bad0d
 SQLFORGE_TEMPLATE = r"""
@@ -269,6 +270,26 @@ def counter_uniforms(seeds: Sequence[int], positions: Sequence[int]) -> np.ndarr
     p = np.array([x & _M64 for x in positions], dtype=np.uint64)
     return (_splitmix64s(_splitmix64s(s) + p) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
 
+def int64_bits(x: int) -> int:
+    "The int64 whose bits are those of `x` modulo 2**64 (how a uint64 lives in an int64 tensor)."
+    x &= _M64
+    return x - (1 << 64) if x >> 63 else x
+
+def _shr(x: torch.Tensor, s: int) -> torch.Tensor:
+    "Logical right shift of int64 bits (torch's `>>` copies the sign bit)."
+    return (x >> s) & ((1 << (64 - s)) - 1)
+
+def _splitmix64t(x: torch.Tensor) -> torch.Tensor:
+    "`_splitmix64` of int64 tensors (int64 addition and multiplication wrap as uint64's do)."
+    x = x + int64_bits(0x9E3779B97F4A7C15)
+    x = (x ^ _shr(x, 30)) * int64_bits(0xBF58476D1CE4E5B9)
+    x = (x ^ _shr(x, 27)) * int64_bits(0x94D049BB133111EB)
+    return x ^ _shr(x, 31)
+
+def counter_uniforms_on(seeds: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+    "`counter_uniforms` computed on the device of int64 tensors (seeds as `int64_bits`), with no transfer: float64, bit for bit."
+    return _shr(_splitmix64t(_splitmix64t(seeds) + positions), 11).double() * 2.0 ** -53
+
 def sample_tokens(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
                   seeds: Sequence[int] | None = None, logprobs: torch.Tensor | None = None) -> torch.Tensor:
     "One token per row of `logits` [B, V], drawn by inverse CDF at u = counter_uniform(seed, position); `logprobs`: their sampling log-probs, if already computed."
@@ -281,8 +302,12 @@ def sample_tokens(logits: torch.Tensor, params: SamplingParams, positions: Seque
 
 def inverse_cdf(lp: torch.Tensor, positions: Sequence[int], seeds: Sequence[int]) -> torch.Tensor:
     "Each row's column of `lp` [B, N] (log-probs, `-inf` outside the support) drawn at u = counter_uniform(seed, position), columns in order."
+    u = torch.from_numpy(counter_uniforms([int(s) for s in seeds], [int(q) for q in positions])).to(lp.device)
+    return inverse_cdf_at(lp, u)
+
+def inverse_cdf_at(lp: torch.Tensor, u: torch.Tensor) -> torch.Tensor:
+    "`inverse_cdf` at given uniforms u [B] (float64, on `lp`'s device): no transfer, no synchronisation."
     cdf = lp.double().exp().cumsum(-1)
     total = cdf[:, -1:]
-    u = torch.from_numpy(counter_uniforms([int(s) for s in seeds], [int(q) for q in positions])).to(lp.device)
     x = torch.minimum(u[:, None] * total, total.nextafter(torch.zeros_like(total)))
     return torch.searchsorted(cdf, x, right=True)[:, 0]

@@ -13,7 +13,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .generation import Generation, cut_at_stop, draw
+from .chat import counter_uniforms, counter_uniforms_on, int64_bits
+from .generation import Generation, cut_at_stop, draw, draw_top_k
 from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
 
 # %% auto #0
@@ -34,6 +35,7 @@ class EngineConfig:
     flash: bool = True              # flash attention's variable-length kernel over the slots' keys and values (CUDA only)
     length_bucket: int = 1024       # without flash: a decoding step's attention length, rounded up to a multiple of this
     compile: bool = False           # torch.compile each kind of layer step once (fuses its many small kernels; CUDA graphs capture the result)
+    draw_in_step: bool = True       # draw on the k best logits inside the decoding step (its CUDA graph): one transfer back per step
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
@@ -81,6 +83,7 @@ class _Net:
         lm = _unwrap(model)
         self.c = lm.config.get_text_config()
         self.body, self.head = lm.get_decoder(), lm.get_output_embeddings()
+        self.vocab = self.head.weight.shape[0]
         self.types = list(getattr(self.c, "layer_types", None) or ["full_attention"] * self.c.num_hidden_layers)
         self.attn = [i for i, t in enumerate(self.types) if t == "full_attention"]
         self.lin = [i for i, t in enumerate(self.types) if t == "linear_attention"]
@@ -520,6 +523,21 @@ def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, po
         h = mlp(layer, h)
     return net.head(net.body.norm(h))[:, 0].float()
 
+def _uniforms_fault(device: torch.device) -> str | None:
+    "None when `counter_uniforms_on` gives numpy's `counter_uniforms` bit for bit on `device`; else why not."
+    seeds, pos = [0, 1, 2**63 + 12345, 2**64 - 1, 987654321], [0, 7, 255, 2**20, 31]
+    try: got = counter_uniforms_on(torch.tensor([int64_bits(s) for s in seeds], device=device), torch.tensor(pos, device=device))
+    except Exception as e: return f"{type(e).__name__}: {str(e)[:200]}"
+    return None if got.cpu().tolist() == counter_uniforms(seeds, pos).tolist() else "its uniforms differ from numpy's"
+
+def _step_and_draw(forward: Callable, params: SamplingParams | None, net: _Net, st: _State, kern: _Kernels, inp: torch.Tensor,
+                   length: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+    "The decoding step on inputs [5, B] (ids, positions, active, seeds as int64 bits, turn positions): its logits and, with `params`, every lane's draw [4, B] in float64 (token, log-prob, needs the full draw, NaN)."
+    logits = forward(net, st, kern, inp[0], inp[1], inp[2] != 0, length)
+    if params is None: return logits, None
+    tok, lp, full, nan = draw_top_k(logits, params, counter_uniforms_on(inp[3], inp[4]))
+    return logits, torch.stack([tok.double(), lp.double(), full.double(), nan.double()])
+
 def _compiled_forward(kern: _Kernels) -> Callable:
     "`_decode_forward` with each kind of layer step compiled once for all layers of that kind (dynamic shapes); the attention and delta-rule kernels stay outside the compiled graphs."
     steps = tuple(torch.compile(f, dynamic=True) for f in _LAYER_STEPS)
@@ -572,11 +590,14 @@ class RolloutEngine:
         self.tick, self._weights = 0, None
         self.use_graphs = cfg.cuda_graphs and self.net.device.type == "cuda"
         self.forward = _compiled_forward(self.kern) if cfg.compile else _decode_forward
+        self.draw_fault = _uniforms_fault(self.net.device) if cfg.draw_in_step else "EngineConfig.draw_in_step is off"
+        self.draw_in_step = self.draw_fault is None
         self.graphs: dict[tuple[int, int], tuple] = {}
         self._pool = None                      # the memory pool of the graphs captured since the buffers last moved
         self.events: list[dict] = []
         self.stats = {"steps": 0, "prefill_tokens": 0, "prefill_passes": 0, "reused_tokens": 0, "shared_tokens": 0,
                       "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "slot_moves": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
+                      "draws_in_step": 0, "full_draws": 0,
                       "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # wall time of the step's phases (synchronised)
 
     # -- the interface ----------------------------------------------------------------------------------------
@@ -628,6 +649,7 @@ class RolloutEngine:
         "What the engine is and ran, for manifests."
         return {"config": dataclasses.asdict(self.cfg), "slots": len(self.slots), "kernels": self.kern.names,
                 "cuda_graphs": self.use_graphs, "compiled": self.forward is not _decode_forward, "graphs_captured": len(self.graphs),
+                "draw": "in the step" if self.draw_in_step else f"on the host: {self.draw_fault}",
                 "device": str(self.net.device)}
 
     @torch.no_grad()
@@ -684,8 +706,7 @@ def _resize(self, slots: int, cap: int) -> None:
         self.events.append({"event": "resized", "slots": slots, "slot_tokens": cap})
     self.slots += [_Slot(i) for i in range(len(self.slots), slots)]
     dev = self.net.device
-    self._ids, self._pos = torch.zeros(slots, dtype=torch.long, device=dev), torch.zeros(slots, dtype=torch.long, device=dev)
-    self._act = torch.zeros(slots, dtype=torch.bool, device=dev)
+    self._in = torch.zeros(5, slots, dtype=torch.long, device=dev)     # the decoding step's inputs, see `_step_and_draw`
     self._drop_graphs()
 
 def _more_slots(self, want: int, cap: int) -> None:
@@ -847,30 +868,53 @@ def _decode(self) -> list[tuple[Hashable, Generation]]:
     reqs, n = self.decoding, len(self.slots)
     idx = [r.slot.index for r in reqs]
     B = min(1 << max(idx).bit_length(), n)
-    ids, pos, act = torch.zeros(3, B, dtype=torch.long)
-    ids[idx], pos[idx], act[idx] = torch.tensor([[r.tokens[-1] for r in reqs], [len(r.slot.ids) for r in reqs], [1] * len(reqs)])
+    inp = np.zeros((5, B), dtype=np.int64)
+    inp[:, idx] = [[r.tokens[-1] for r in reqs], [len(r.slot.ids) for r in reqs], [1] * len(reqs),
+                   [int64_bits(r.params.seed) for r in reqs], [len(r.tokens) for r in reqs]]
     length = (self.state.cap if self.kern.attend is not None      # flash reads each row's own length: one graph per B
-              else min(self.state.cap, -(-(int(pos.max()) + 1) // self.cfg.length_bucket) * self.cfg.length_bucket))
-    self._ids[:B].copy_(ids); self._pos[:B].copy_(pos); self._act[:B].copy_(act)
+              else min(self.state.cap, -(-(int(inp[1].max()) + 1) // self.cfg.length_bucket) * self.cfg.length_bucket))
+    self._in[:, :B].copy_(torch.from_numpy(inp))                 # one transfer in
+    params = self._step_params(reqs)
     t = time.perf_counter()
-    logits = self._decode_logits(B, length)
+    logits, drawn = self._decode_logits(B, length, params)
     self._sync(); self.stats["forward_s"] += time.perf_counter() - t
     for r in reqs: r.slot.ids.append(r.tokens[-1])
     self.stats["decode_steps"] += 1; self.stats["decode_rows"] += len(reqs); self.stats["decode_lanes"] += B
     self.decoding = []
     t = time.perf_counter()
-    out = self._sample(reqs, logits[torch.tensor(idx, device=logits.device)])
+    if drawn is None: out = self._sample(reqs, logits[torch.tensor(idx, device=logits.device)])
+    else: out = self._drawn(reqs, idx, logits, drawn.cpu().numpy()[:, idx]); self.stats["draws_in_step"] += 1   # one transfer out
     self.stats["sample_s"] += time.perf_counter() - t
     return out
 
-def _decode_logits(self, B: int, length: int) -> torch.Tensor:
-    "The decoding step's logits: replayed from a CUDA graph of (B, length), captured on first use; eager otherwise."
-    args = (self.net, self.state, self.kern, self._ids[:B], self._pos[:B], self._act[:B], length)
+def _step_params(self, reqs: list[_Req]) -> SamplingParams | None:
+    "The sampling parameters of every decoding row when they share them and the draw on the k best logits can run inside the step; else None."
+    if not self.draw_in_step: return None
+    p = reqs[0].params
+    if any((r.params.temperature, r.params.top_p, r.params.top_k) != (p.temperature, p.top_p, p.top_k) for r in reqs): return None
+    if not (p.temperature > 0 and 0 < p.top_k < self.net.vocab): return None
+    return SamplingParams(temperature=p.temperature, top_p=p.top_p, top_k=p.top_k)    # seeds come in as inputs
+
+def _drawn(self, reqs: list[_Req], idx: list[int], logits: torch.Tensor, d: np.ndarray) -> list[tuple[Hashable, Generation]]:
+    "The step's own draws `d` [4, rows] (token, log-prob, needs the full draw, NaN) as `_sample` would have made them."
+    if d[3].any(): raise ValueError(f"logits of rows {np.flatnonzero(d[3]).tolist()} hold NaN: the model's forward broke")
+    toks, lps = d[0].astype(np.int64).tolist(), d[1].tolist()
+    for k in np.flatnonzero(d[2]).tolist():               # rare: more ties at the k-th logit than the room; `draw` takes the full one
+        r = reqs[k]
+        self.stats["full_draws"] += 1
+        t, lp = draw(logits[idx[k]:idx[k] + 1], r.params, [len(r.tokens)], [r.params.seed])
+        toks[k], lps[k] = t.item(), lp.float().item()
+    return self._record(reqs, toks, lps)
+
+def _decode_logits(self, B: int, length: int, params: SamplingParams | None) -> tuple[torch.Tensor, torch.Tensor | None]:
+    "The decoding step's logits and in-step draws: replayed from a CUDA graph of (B, length, params), captured on first use; eager otherwise."
+    args = (self.forward, params, self.net, self.state, self.kern, self._in[:, :B], length)
     if not self.use_graphs: return self._eager(args)
+    key = (B, length, params)
     try:
-        if (B, length) not in self.graphs:
-            self.graphs[(B, length)] = self._capture(B, length, args); self.stats["graph_captures"] += 1
-        graph, out = self.graphs[(B, length)]
+        if key not in self.graphs:
+            self.graphs[key] = self._capture(B, args); self.stats["graph_captures"] += 1
+        graph, out = self.graphs[key]
         graph.replay()
         return out
     except Exception as e:          # a fast path that fails degrades to the eager step, recorded
@@ -880,14 +924,14 @@ def _decode_logits(self, B: int, length: int) -> torch.Tensor:
         torch.cuda.synchronize()
         return self._eager(args)
 
-def _eager(self, args: tuple) -> torch.Tensor:
+def _eager(self, args: tuple) -> tuple[torch.Tensor, torch.Tensor | None]:
     "The decoding step without a graph: compiled when asked for; plain from the first compile error on (recorded)."
     if self.forward is not _decode_forward:
-        try: return self.forward(*args)
+        try: return _step_and_draw(*args)
         except Exception as e:      # compilation fails before the step runs: nothing has changed yet
             self.forward = _decode_forward
             self.events.append({"event": "compile_off", "error": f"{type(e).__name__}: {str(e)[:300]}"})
-    return _decode_forward(*args)
+    return _step_and_draw(_decode_forward, *args[1:])
 
 def _drop_graphs(self) -> None:
     "Forget the CUDA graphs and their memory pool: the next captures get a new pool (one whose graphs are gone trips the allocator)."
@@ -898,10 +942,10 @@ def _sync(self) -> None:
     "Wait for the device, so that the phase timers measure its work (the sampler synchronises each step anyway)."
     if self.net.device.type == "cuda": torch.cuda.synchronize()
 
-def _capture(self, B: int, length: int, args: tuple) -> tuple:
+def _capture(self, B: int, args: tuple) -> tuple:
     "A CUDA graph of the decoding step over slots 0..B-1 (warmed up and captured with every row sitting out)."
-    saved = self._act[:B].clone()
-    self._act[:B] = False                       # warm-up and capture must leave every slot's state as it is
+    saved = self._in[2, :B].clone()
+    self._in[2, :B] = 0                         # warm-up and capture must leave every slot's state as it is
     try:
         s = torch.cuda.Stream()
         s.wait_stream(torch.cuda.current_stream())
@@ -910,8 +954,8 @@ def _capture(self, B: int, length: int, args: tuple) -> tuple:
         torch.cuda.current_stream().wait_stream(s)
         if self._pool is None: self._pool = torch.cuda.graph_pool_handle()
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, pool=self._pool): out = self.forward(*args)
-    finally: self._act[:B] = saved
+        with torch.cuda.graph(graph, pool=self._pool): out = _step_and_draw(self.forward, *args[1:])
+    finally: self._in[2, :B] = saved
     return graph, out
 
 def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable, Generation]]:
@@ -922,6 +966,10 @@ def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable
     for ks in groups.values():
         t, lp = draw(logits[ks], reqs[ks[0]].params, [len(reqs[k].tokens) for k in ks], [reqs[k].params.seed for k in ks])
         for k, a, b in zip(ks, t.tolist(), lp.float().tolist()): toks[k], lps[k] = a, b
+    return self._record(reqs, toks, lps)
+
+def _record(self, reqs: list[_Req], toks: list[int], lps: list[float]) -> list[tuple[Hashable, Generation]]:
+    "Append each request's drawn token; the turns that ended, the others go on decoding."
     done = []
     for r, t, lp in zip(reqs, toks, lps):
         r.tokens.append(t); r.logprobs.append(lp)
@@ -934,4 +982,5 @@ def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable
 
 RolloutEngine._decode, RolloutEngine._decode_logits, RolloutEngine._capture, RolloutEngine._sample = _decode, _decode_logits, _capture, _sample
 RolloutEngine._drop_graphs, RolloutEngine._sync, RolloutEngine._eager = _drop_graphs, _sync, _eager
+RolloutEngine._step_params, RolloutEngine._drawn, RolloutEngine._record = _step_params, _drawn, _record
 RolloutEngine._compact, RolloutEngine._swap = _compact, _swap

@@ -10,11 +10,11 @@ from typing import Any, Hashable, Protocol, Sequence
 
 import torch
 
-from .chat import inverse_cdf
+from .chat import counter_uniforms, inverse_cdf_at
 from .models import ChatFormat, SamplingParams, sample_tokens, sampling_logprobs
 
 # %% auto #0
-__all__ = ['TIE_ROOM', 'Generation', 'Backend', 'StreamingBackend', 'streams', 'draw', 'cut_at_stop']
+__all__ = ['TIE_ROOM', 'Generation', 'Backend', 'StreamingBackend', 'streams', 'draw_top_k', 'draw', 'cut_at_stop']
 
 # %% ../nbs/10a_generation.ipynb #e70fb3a5
 @dataclass(frozen=True)
@@ -52,14 +52,13 @@ def _draw_full(logits: torch.Tensor, params: SamplingParams, positions: Sequence
     tok = sample_tokens(logits, params, positions, seeds, logprobs=lp)
     return tok, lp.gather(1, tok[:, None])[:, 0]
 
-def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
-                seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    "The same draw on each row's k best logits (and ties): tokens, log-probs, and which rows need the full draw (ties past the room)."
+def draw_top_k(logits: torch.Tensor, params: SamplingParams,
+               u: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    "The same draw on each row's k best logits (and ties) at uniforms u [B] (float64, on the logits' device), with no synchronisation: tokens, log-probs, which rows need the full draw (ties past the room), which hold NaN."
     x = logits.float() / params.temperature
     m = min(x.shape[-1], params.top_k + TIE_ROOM)
     vals, idx = x.topk(m, dim=-1)                                 # most probable first
-    if bool(vals[:, 0].isnan().any()):                            # top-k puts NaN first
-        raise ValueError(f"logits of rows {vals[:, 0].isnan().nonzero()[:, 0].tolist()} hold NaN: the model's forward broke")
+    nan = vals[:, 0].isnan()                                      # top-k puts NaN first
     kth = vals[:, params.top_k - 1:params.top_k]
     v = torch.where(vals >= kth, vals, -math.inf)
     if params.top_p < 1:                                          # as `sampling_logprobs`: logits tied with the last one needed stay
@@ -68,9 +67,9 @@ def _draw_top_k(logits: torch.Tensor, params: SamplingParams, positions: Sequenc
         v = torch.where(vals < cut, -math.inf, v)
     order = idx.argsort(-1)                                       # the inverse CDF runs in vocabulary order
     idx, lp = idx.gather(1, order), v.log_softmax(-1).gather(1, order)
-    j = inverse_cdf(lp, positions, seeds)[:, None]
+    j = inverse_cdf_at(lp, u).clamp(max=m - 1)[:, None]          # past the end only for a NaN row: keep its gather in bounds
     overflow = (vals[:, -1] >= kth[:, 0]) & (m < x.shape[-1])
-    return idx.gather(1, j)[:, 0], lp.gather(1, j)[:, 0], overflow
+    return idx.gather(1, j)[:, 0], lp.gather(1, j)[:, 0], overflow, nan
 
 def draw(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
          seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -78,7 +77,9 @@ def draw(logits: torch.Tensor, params: SamplingParams, positions: Sequence[int],
     if not len(seeds) == len(positions) == logits.shape[0]:
         raise ValueError(f"need one seed and one position per row: {logits.shape[0]} rows, {len(seeds)} seeds, {len(positions)} positions")
     if not (params.temperature > 0 and 0 < params.top_k < logits.shape[-1]): return _draw_full(logits, params, positions, seeds)
-    tok, lp, full = _draw_top_k(logits, params, positions, seeds)
+    u = torch.from_numpy(counter_uniforms([int(s) for s in seeds], [int(q) for q in positions])).to(logits.device)
+    tok, lp, full, nan = draw_top_k(logits, params, u)
+    if bool(nan.any()): raise ValueError(f"logits of rows {nan.nonzero()[:, 0].tolist()} hold NaN: the model's forward broke")
     if bool(full.any()):                                          # rare: more ties than the room; those rows alone
         rows = full.nonzero()[:, 0]
         t, l = _draw_full(logits[rows], params, [positions[i] for i in rows.tolist()], [seeds[i] for i in rows.tolist()])

@@ -63,12 +63,24 @@ def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory], recompute: 
     return {"model_flops": float(mf), "recompute_flops": float(2 * n * T if recompute else 0), "non_embedding_params": n,
             "tokens": T, "policy_tokens": P}
 
+def _profile_backward(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, token_budget: int, opt, params, top: int) -> dict:
+    "One more backward pass under torch.profiler (not timed with the others): the `top` operators by their own device time, in seconds."
+    from torch.profiler import ProfilerActivity, profile
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if torch.cuda.is_available() else [])
+    with profile(activities=acts) as prof:
+        accumulate(pol.model, trajs, lambda mb: grpo_loss(pol, mb, cfg, len(trajs)), token_budget)
+        opt.zero_grad(set_to_none=True)
+    key = "self_device_time_total" if torch.cuda.is_available() else "self_cpu_time_total"
+    ops = sorted(prof.key_averages(), key=lambda e: -getattr(e, key))
+    return {"s_device_total": round(sum(getattr(e, key) for e in ops) / 1e6, 2),
+            "top_ops": [{"name": e.key[:160], "calls": e.count, "s": round(getattr(e, key) / 1e6, 3)} for e in ops[:top]]}
+
 def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: int = 8, turns: int = 8,
                gen_tokens: int = 256, obs_tokens: int = 160, prompt_tokens: int = 1536, rollout: bool = False,
                token_budget: int = 16384, logprob_chunk: int = 1024, lora_r: int = 32, lora_alpha: int = 64,
                device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0,
                grad_checkpointing: bool = True, max_context: int = 8192, engine: bool | str = "auto",
-               warmup: bool = True) -> dict:
+               warmup: bool = True, profile_backward: int = 0) -> dict:
     "Time one GRPO step (rollout / scoring / backward) at the given lengths; write and return a JSON report."
     import tempfile as _tmp
     from sqlforge.backends import TransformersBackend
@@ -155,5 +167,8 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                    s_step=round((rep["s_rollout"] or 0) + rep["s_scoring"] + s_b, 2),
                    peak_gpu_gib=max((r["peak_gpu_gib"] or 0) for r in runs) if torch.cuda.is_available() else None,
                    peak_rss_gib=_peak_rss_gib(), seconds_total=round(time.time() - t0, 1), status="complete")
+        if profile_backward:
+            atomic_write_json(out, rep)             # the timed step is safe before the profiled pass begins
+            rep["backward_profile"] = _profile_backward(pol, trajs, cfg, token_budget, opt, params, profile_backward)
     atomic_write_json(out, rep)
     return rep
