@@ -17,9 +17,9 @@ from .generation import streams
 from .models import Policy, SamplingParams, load_policy
 
 # %% auto #0
-__all__ = ['MODES', 'ARCH_SHAPES', 'ENGINE_ROWS', 'decode_throughput', 'shape_policy', 'Workload', 'run_workload', 'engine_rows',
-           'engine_selftest', 'engine_profile', 'DecodePlan', 'gpu_decode_plan', 'cpu_episodes_per_minute',
-           'cpu_engine_choice', 'main']
+__all__ = ['MODES', 'ARCH_SHAPES', 'ENGINE_ROWS', 'ENGINE_VARIANTS', 'decode_throughput', 'shape_policy', 'Workload',
+           'run_workload', 'engine_rows', 'engine_selftest', 'engine_profile', 'DecodePlan', 'gpu_decode_plan',
+           'cpu_episodes_per_minute', 'cpu_engine_choice', 'main']
 
 # %% ../nbs/90_bench.ipynb #e2384592
 MODES = {"plain": dict(cache_implementation=None, compile=False),
@@ -124,13 +124,16 @@ def run_workload(backend, w: Workload, vocab: int) -> dict:
 ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
                "b1": [("qwen2.5-0.5b-arch", Workload(concurrent=256))], "b2": [("smollm2-135m-arch", Workload(concurrent=256))]}
 
-def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, compile: bool = False):
+ENGINE_VARIANTS = {"engine": {}, "engine-compiled": {"compile": True}, "engine-overlap": {"overlap": True},
+                   "engine-compiled-overlap": {"compile": True, "overlap": True}}     # `--engines` names: EngineConfig changes
+
+def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **variant):
     from sqlforge.backends import TransformersBackend
     from sqlforge.engine import EngineConfig
     pol = dataclasses.replace(pol, stop_ids=())           # fixed work: every turn runs to new_tokens
     return TransformersBackend(pol, max_batch=w.concurrent, engine=engine, reuse_cache=False,
                                engine_config=EngineConfig(slots=w.concurrent, slot_tokens=slot_tokens, memory_fraction=0.6,
-                                                          compile=compile))
+                                                          **variant))
 
 def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: Sequence[str] = ("engine", "reference"),
                 budget_s: float = 540.0, device: str = "auto", keep_from: str | Path | None = None) -> dict:
@@ -162,7 +165,7 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
                    "measured": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), "git_sha": git_state().get("sha")}   # rows of several runs can share the file
             if time.time() - t0 > budget_s: rows.append({**row, "skipped": "time budget spent"}); write("partial"); continue
             try:
-                be = _engine_backend(pol, w, eng != "reference", slot_tokens, compile=eng == "engine-compiled")
+                be = _engine_backend(pol, w, eng != "reference", slot_tokens, **ENGINE_VARIANTS.get(eng, {}))
                 if eng != "reference" and pol.device.type == "cuda":
                     t = time.time(); run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab)   # compilation, first graphs
                     row["warmup_seconds"] = round(time.time() - t, 1); be.engine.clear()
@@ -286,7 +289,7 @@ def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, sk
     from torch.profiler import ProfilerActivity, profile, schedule
     pol = shape_policy(model, device)
     vocab = pol.model.get_output_embeddings().weight.shape[0]
-    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1], compile)
+    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1], compile=compile)
     be.engine.use_graphs = be.engine.use_graphs and cuda_graphs
     cuda = pol.device.type == "cuda"
     if cuda: run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab); be.engine.clear()
@@ -412,7 +415,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--modes", nargs="+", default=list(DecodePlan.modes))
     ap.add_argument("--repeats", type=int, default=DecodePlan.repeats, help="timed calls per row (after one warm-up call)")
     ap.add_argument("--rows", nargs="+", default=["a"], choices=sorted(ENGINE_ROWS), help="engine: which rows of ENGINE_ROWS")
-    ap.add_argument("--engines", nargs="+", default=["engine", "reference"], help="engine: engine, engine-compiled (EngineConfig.compile) and/or reference")
+    ap.add_argument("--engines", nargs="+", default=["engine", "reference"], choices=[*ENGINE_VARIANTS, "reference"],
+                    help="engine: the reference path and/or the engine as configured by ENGINE_VARIANTS")
     ap.add_argument("--keep-from", default=str(project_root() / "results" / "bench" / "rollout_engine.json"),
                     help="engine: earlier rows to keep (those not measured again)")
     ap.add_argument("--model", default="qwen3.5-4b-arch", help="selftest / step: the model")

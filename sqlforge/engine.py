@@ -36,6 +36,7 @@ class EngineConfig:
     length_bucket: int = 1024       # without flash: a decoding step's attention length, rounded up to a multiple of this
     compile: bool = False           # torch.compile each kind of layer step once (fuses its many small kernels; CUDA graphs capture the result)
     draw_in_step: bool = True       # draw on the k best logits inside the decoding step (its CUDA graph): one transfer back per step
+    overlap: bool = False           # with the draw in the step: the device feeds each step's tokens to the next, launched before the host reads them
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
@@ -531,11 +532,15 @@ def _uniforms_fault(device: torch.device) -> str | None:
     return None if got.cpu().tolist() == counter_uniforms(seeds, pos).tolist() else "its uniforms differ from numpy's"
 
 def _step_and_draw(forward: Callable, params: SamplingParams | None, net: _Net, st: _State, kern: _Kernels, inp: torch.Tensor,
-                   length: int) -> tuple[torch.Tensor, torch.Tensor | None]:
-    "The decoding step on inputs [5, B] (ids, positions, active, seeds as int64 bits, turn positions): its logits and, with `params`, every lane's draw [4, B] in float64 (token, log-prob, needs the full draw, NaN)."
-    logits = forward(net, st, kern, inp[0], inp[1], inp[2] != 0, length)
+                   length: int, stops: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+    "The decoding step on inputs [6, B] (ids, positions, active, seeds as int64 bits, turn positions, turn limits): its logits and, with `params`, every lane's draw [4, B] in float64 (token, log-prob, needs the full draw, NaN); with `stops` too, `inp` becomes the next step's inputs."
+    active = inp[2] != 0
+    logits = forward(net, st, kern, inp[0], inp[1], active, length)
     if params is None: return logits, None
     tok, lp, full, nan = draw_top_k(logits, params, counter_uniforms_on(inp[3], inp[4]))
+    if stops is not None:          # a row goes on unless its turn ended or the host must draw it (full draw, NaN): as `_record` decides
+        go = active & ~torch.isin(tok, stops) & (inp[4] + 1 < inp[5]) & ~full & ~nan
+        inp[0].copy_(torch.where(go, tok, inp[0])); inp[1] += go; inp[4] += go; inp[2].copy_(go)
     return logits, torch.stack([tok.double(), lp.double(), full.double(), nan.double()])
 
 def _compiled_forward(kern: _Kernels) -> Callable:
@@ -592,12 +597,15 @@ class RolloutEngine:
         self.forward = _compiled_forward(self.kern) if cfg.compile else _decode_forward
         self.draw_fault = _uniforms_fault(self.net.device) if cfg.draw_in_step else "EngineConfig.draw_in_step is off"
         self.draw_in_step = self.draw_fault is None
-        self.graphs: dict[tuple[int, int], tuple] = {}
+        self.graphs: dict[tuple, tuple] = {}
+        self._flight: _Flight | None = None    # a decoding step launched and not yet read
+        self._parity, self._pinned = 0, {}     # with overlap, two graphs per shape take turns, so a step's outputs outlive the next
+        self._stops = torch.tensor(list(self.stop_ids) or [-1], device=self.net.device)
         self._pool = None                      # the memory pool of the graphs captured since the buffers last moved
         self.events: list[dict] = []
         self.stats = {"steps": 0, "prefill_tokens": 0, "prefill_passes": 0, "reused_tokens": 0, "shared_tokens": 0,
                       "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "slot_moves": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
-                      "draws_in_step": 0, "full_draws": 0,
+                      "draws_in_step": 0, "full_draws": 0, "fed_steps": 0,
                       "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # wall time of the step's phases (synchronised)
 
     # -- the interface ----------------------------------------------------------------------------------------
@@ -622,7 +630,7 @@ class RolloutEngine:
 
     def busy(self) -> bool:
         "Whether a submitted turn is unfinished."
-        return bool(self.waiting or self.prefilling or self.decoding)
+        return bool(self.waiting or self.prefilling or self.decoding or (self._flight and self._flight.reqs))
 
     def clear(self) -> None:
         "Forget the state of every idle slot (after a weight change the fingerprint cannot see)."
@@ -633,7 +641,7 @@ class RolloutEngine:
 
     def abort(self) -> None:
         "Drop every unfinished turn and all state (after a failed step)."
-        self.waiting.clear(); self.prefilling, self.decoding, self.by_key = [], [], {}
+        self.waiting.clear(); self.prefilling, self.decoding, self.by_key, self._flight = [], [], {}, None
         for s in self.slots: s.ids, s.key, s.req = [], None, None
 
     def generate(self, prompts: Sequence[Sequence[int]], params: Sequence[SamplingParams]) -> list[Generation]:
@@ -658,13 +666,15 @@ class RolloutEngine:
         if self.state is None: self._allocate()
         self.stats["steps"] += 1
         try:
+            if self._flight is not None and not self._flight.reqs: self._flight = None   # a step fed after every row had ended
             if self.waiting:
-                if not (self.prefilling or self.decoding): self._check_weights()   # weights change between rollouts only
+                if not (self.prefilling or self.decoding or self._flight): self._check_weights()   # weights change between rollouts only
                 self._admit()
             before = (self.stats["prefill_tokens"], self.stats["decode_steps"], len(self.waiting))
             t = time.perf_counter()
             out = self._prefill()
-            self._sync(); self.stats["prefill_s"] += time.perf_counter() - t
+            if self._flight is None: self._sync()        # (waiting here would also wait for the step in flight)
+            self.stats["prefill_s"] += time.perf_counter() - t
             out += self._decode()
             if self.busy() and before == (self.stats["prefill_tokens"], self.stats["decode_steps"], len(self.waiting)):
                 raise RuntimeError(f"the rollout engine cannot make progress ({len(self.waiting)} turns waiting, "
@@ -706,7 +716,8 @@ def _resize(self, slots: int, cap: int) -> None:
         self.events.append({"event": "resized", "slots": slots, "slot_tokens": cap})
     self.slots += [_Slot(i) for i in range(len(self.slots), slots)]
     dev = self.net.device
-    self._in = torch.zeros(5, slots, dtype=torch.long, device=dev)     # the decoding step's inputs, see `_step_and_draw`
+    self._in = torch.zeros(6, slots, dtype=torch.long, device=dev)     # the decoding step's inputs, see `_step_and_draw`
+    if dev.type == "cuda": self._pinned = {p: torch.empty(4 * slots, dtype=torch.float64, pin_memory=True) for p in (0, 1)}
     self._drop_graphs()
 
 def _more_slots(self, want: int, cap: int) -> None:
@@ -721,7 +732,7 @@ def _check_weights(self) -> None:
     "Forget every idle slot when a parameter was replaced or changed in place since the last check."
     key = [(id(p), p._version) for p in self.policy.model.parameters()]
     if self._weights is not None and key != self._weights:
-        if self.prefilling or self.decoding: raise RuntimeError("the model's weights changed while turns were being generated")
+        if self.prefilling or self.decoding or self._flight: raise RuntimeError("the model's weights changed while turns were being generated")
         if [k[0] for k in key] != [k[0] for k in self._weights]: self._drop_graphs()
         self.clear()
         self.events.append({"event": "state_cleared", "why": "the weights changed"})
@@ -832,7 +843,9 @@ def _prefill(self) -> list[tuple[Hashable, Generation]]:
         started += self._hand_over(r, row.get(k))
     if not started: return []
     for r, _ in started: self.prefilling.remove(r)
-    return self._sample([r for r, _ in started], torch.stack([x for _, x in started]))
+    done, go = self._sample([r for r, _ in started], torch.stack([x for _, x in started]))
+    self.decoding += go
+    return done
 
 def _hand_over(self, r: _Req, logits: torch.Tensor | None) -> list[tuple[_Req, torch.Tensor]]:
     "After `r`'s state reached `r.done` tokens: followers waiting for that point copy it; (request, logits) of finished prompts."
@@ -861,31 +874,87 @@ def _swap(self, a: _Slot, b: _Slot) -> None:
     self.slots[a.index], self.slots[b.index] = a, b
     self.stats["slot_moves"] += 1
 
+@dataclass
+class _Flight:
+    "A decoding step launched and not yet read: its rows and their lanes, its shape, and where its outputs are."
+    reqs: list | None        # the rows it draws for (for a step fed on the device: known once the step before it is read)
+    idx: list[int]
+    B: int
+    length: int
+    max_pos: int             # the highest input position of its rows
+    params: SamplingParams | None
+    logits: torch.Tensor
+    drawn: torch.Tensor | None   # [4, B] on the host once `event` has passed; None: the host draws from `logits`
+    event: Any
+    inputs: torch.Tensor     # the input buffer it read (a resize replaces it: nothing can be fed from the old one)
+
 def _decode(self) -> list[tuple[Hashable, Generation]]:
-    "One token for every decoding row: slots 0..B-1 with B the next power of two above the highest decoding slot."
-    if not self.decoding: return []
+    "Read the step in flight (launching the next one first when the device can feed it), then launch a step for the rows the host holds; the turns that ended."
+    out = []
+    if (fl := self._flight) is not None:
+        self._flight = self._launch(fl) if self._can_feed(fl) else None
+        out = self._land(fl, self._flight)
+        if self._flight is not None: return out
+    if not self.decoding: return out
+    fl = self._launch()
+    if self.cfg.overlap and fl.params is not None: self._flight = fl           # read on the next step, after the host's other work
+    else: out += self._land(fl, None)
+    return out
+
+def _can_feed(self, fl: _Flight) -> bool:
+    "Whether the step after `fl` can run on inputs the device made: nothing new to decode, its lanes still half used, and some row of `fl` may go on."
+    return (self.cfg.overlap and fl.params is not None and fl.inputs is self._in and fl.max_pos + 1 < fl.length
+            and not (self.decoding or self.waiting or self.prefilling) and 2 * len(fl.reqs) > fl.B
+            and any(len(r.tokens) + 1 < r.params.max_new_tokens for r in fl.reqs))
+
+def _launch(self, fed: _Flight | None = None) -> _Flight:
+    "Start a decoding step: on inputs the host builds for the decoding rows (slots 0..B-1, B the next power of two above the highest), or on those the step `fed` left."
+    if fed is not None:
+        self.stats["fed_steps"] += 1
+        return self._replay(None, fed.idx, fed.B, fed.length, fed.max_pos + 1, fed.params)
     self._compact()
-    reqs, n = self.decoding, len(self.slots)
+    reqs, self.decoding = self.decoding, []
     idx = [r.slot.index for r in reqs]
-    B = min(1 << max(idx).bit_length(), n)
-    inp = np.zeros((5, B), dtype=np.int64)
+    B = min(1 << max(idx).bit_length(), len(self.slots))
+    inp = np.zeros((6, B), dtype=np.int64)
     inp[:, idx] = [[r.tokens[-1] for r in reqs], [len(r.slot.ids) for r in reqs], [1] * len(reqs),
-                   [int64_bits(r.params.seed) for r in reqs], [len(r.tokens) for r in reqs]]
+                   [int64_bits(r.params.seed) for r in reqs], [len(r.tokens) for r in reqs], [r.params.max_new_tokens for r in reqs]]
     length = (self.state.cap if self.kern.attend is not None      # flash reads each row's own length: one graph per B
               else min(self.state.cap, -(-(int(inp[1].max()) + 1) // self.cfg.length_bucket) * self.cfg.length_bucket))
     self._in[:, :B].copy_(torch.from_numpy(inp))                 # one transfer in
-    params = self._step_params(reqs)
-    t = time.perf_counter()
+    return self._replay(reqs, idx, B, length, int(inp[1].max()), self._step_params(reqs))
+
+def _replay(self, reqs, idx: list[int], B: int, length: int, max_pos: int, params: SamplingParams | None) -> _Flight:
+    "Run the step on the current inputs; its draws copied towards the host behind an event (CUDA), so that waiting for them does not wait for a later step."
+    if self.cfg.overlap: self._parity ^= 1
     logits, drawn = self._decode_logits(B, length, params)
-    self._sync(); self.stats["forward_s"] += time.perf_counter() - t
-    for r in reqs: r.slot.ids.append(r.tokens[-1])
-    self.stats["decode_steps"] += 1; self.stats["decode_rows"] += len(reqs); self.stats["decode_lanes"] += B
-    self.decoding = []
+    event = None
+    if drawn is not None and self.net.device.type == "cuda":
+        host = self._pinned[self._parity][:4 * B].view(4, B)
+        host.copy_(drawn, non_blocking=True)
+        event = torch.cuda.Event(); event.record()
+        drawn = host
+    return _Flight(reqs, idx, B, length, max_pos, params, logits, drawn, event, self._in)
+
+def _land(self, fl: _Flight, nxt: _Flight | None) -> list[tuple[Hashable, Generation]]:
+    "Read step `fl`: each row's token; the turns that ended. Rows going on join `nxt` when the device fed it, the host's decoding rows otherwise."
     t = time.perf_counter()
-    if drawn is None: out = self._sample(reqs, logits[torch.tensor(idx, device=logits.device)])
-    else: out = self._drawn(reqs, idx, logits, drawn.cpu().numpy()[:, idx]); self.stats["draws_in_step"] += 1   # one transfer out
+    if fl.event is not None: fl.event.synchronize()
+    else: self._sync()
+    self.stats["forward_s"] += time.perf_counter() - t
+    t, reqs = time.perf_counter(), fl.reqs
+    for r in reqs: r.slot.ids.append(r.tokens[-1])
+    if reqs: self.stats["decode_steps"] += 1; self.stats["decode_rows"] += len(reqs); self.stats["decode_lanes"] += fl.B
+    if fl.drawn is None:
+        done, go = self._sample(reqs, fl.logits[torch.tensor(fl.idx, device=fl.logits.device)])
+        host = []
+    else:
+        done, go, host = self._drawn(reqs, fl.idx, fl.logits, fl.drawn.numpy()[:, fl.idx])
+        self.stats["draws_in_step"] += 1
+    if nxt is None: self.decoding += go + host
+    else: nxt.reqs, nxt.idx = go, [r.slot.index for r in go]; self.decoding += host     # rows drawn on the host sat the fed step out
     self.stats["sample_s"] += time.perf_counter() - t
-    return out
+    return done
 
 def _step_params(self, reqs: list[_Req]) -> SamplingParams | None:
     "The sampling parameters of every decoding row when they share them and the draw on the k best logits can run inside the step; else None."
@@ -895,22 +964,26 @@ def _step_params(self, reqs: list[_Req]) -> SamplingParams | None:
     if not (p.temperature > 0 and 0 < p.top_k < self.net.vocab): return None
     return SamplingParams(temperature=p.temperature, top_p=p.top_p, top_k=p.top_k)    # seeds come in as inputs
 
-def _drawn(self, reqs: list[_Req], idx: list[int], logits: torch.Tensor, d: np.ndarray) -> list[tuple[Hashable, Generation]]:
-    "The step's own draws `d` [4, rows] (token, log-prob, needs the full draw, NaN) as `_sample` would have made them."
+def _drawn(self, reqs: list[_Req], idx: list[int], logits: torch.Tensor, d: np.ndarray) -> tuple[list, list[_Req], list[_Req]]:
+    "The step's own draws `d` [4, rows] (token, log-prob, needs the full draw, NaN) as `_sample` would have made them: the turns that ended, the rows going on drawn on the device, those drawn on the host."
     if d[3].any(): raise ValueError(f"logits of rows {np.flatnonzero(d[3]).tolist()} hold NaN: the model's forward broke")
     toks, lps = d[0].astype(np.int64).tolist(), d[1].tolist()
-    for k in np.flatnonzero(d[2]).tolist():               # rare: more ties at the k-th logit than the room; `draw` takes the full one
+    full = set(np.flatnonzero(d[2]).tolist())
+    for k in full:                                        # rare: more ties at the k-th logit than the room; `draw` takes the full one
         r = reqs[k]
         self.stats["full_draws"] += 1
         t, lp = draw(logits[idx[k]:idx[k] + 1], r.params, [len(r.tokens)], [r.params.seed])
         toks[k], lps[k] = t.item(), lp.float().item()
-    return self._record(reqs, toks, lps)
+    done, go = self._record(reqs, toks, lps)
+    host = {id(reqs[k]) for k in full}
+    return done, [r for r in go if id(r) not in host], [r for r in go if id(r) in host]
 
 def _decode_logits(self, B: int, length: int, params: SamplingParams | None) -> tuple[torch.Tensor, torch.Tensor | None]:
-    "The decoding step's logits and in-step draws: replayed from a CUDA graph of (B, length, params), captured on first use; eager otherwise."
-    args = (self.forward, params, self.net, self.state, self.kern, self._in[:, :B], length)
+    "The decoding step's logits and in-step draws: replayed from a CUDA graph of (B, length, params, parity), captured on first use; eager otherwise."
+    stops = self._stops if self.cfg.overlap and params is not None else None
+    args = (self.forward, params, self.net, self.state, self.kern, self._in[:, :B], length, stops)
     if not self.use_graphs: return self._eager(args)
-    key = (B, length, params)
+    key = (B, length, params, self._parity)
     try:
         if key not in self.graphs:
             self.graphs[key] = self._capture(B, args); self.stats["graph_captures"] += 1
@@ -958,8 +1031,8 @@ def _capture(self, B: int, args: tuple) -> tuple:
     finally: self._in[2, :B] = saved
     return graph, out
 
-def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable, Generation]]:
-    "Draw each request's next token at its seed and turn position; the turns that ended, the others go on decoding."
+def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> tuple[list[tuple[Hashable, Generation]], list[_Req]]:
+    "Draw each request's next token at its seed and turn position; the turns that ended, and the rows going on."
     groups: dict[tuple, list[int]] = {}          # rows that share a distribution (seeds and turn lengths aside) draw together
     for k, r in enumerate(reqs): groups.setdefault((r.params.temperature, r.params.top_p, r.params.top_k), []).append(k)
     toks, lps = [0] * len(reqs), [0.0] * len(reqs)
@@ -968,19 +1041,20 @@ def _sample(self, reqs: list[_Req], logits: torch.Tensor) -> list[tuple[Hashable
         for k, a, b in zip(ks, t.tolist(), lp.float().tolist()): toks[k], lps[k] = a, b
     return self._record(reqs, toks, lps)
 
-def _record(self, reqs: list[_Req], toks: list[int], lps: list[float]) -> list[tuple[Hashable, Generation]]:
-    "Append each request's drawn token; the turns that ended, the others go on decoding."
-    done = []
+def _record(self, reqs: list[_Req], toks: list[int], lps: list[float]) -> tuple[list[tuple[Hashable, Generation]], list[_Req]]:
+    "Append each request's drawn token; the turns that ended, and the rows going on."
+    done, go = [], []
     for r, t, lp in zip(reqs, toks, lps):
         r.tokens.append(t); r.logprobs.append(lp)
         if t in self.stop_ids or len(r.tokens) >= r.params.max_new_tokens:
             r.slot.req, r.slot.tick = None, self._tick()
             self.stats["new_tokens"] += len(r.tokens); self.stats["turns"] += 1
             done.append((r.key, cut_at_stop(r.tokens, r.logprobs, self.stop_ids)))
-        else: self.decoding.append(r)
-    return done
+        else: go.append(r)
+    return done, go
 
 RolloutEngine._decode, RolloutEngine._decode_logits, RolloutEngine._capture, RolloutEngine._sample = _decode, _decode_logits, _capture, _sample
 RolloutEngine._drop_graphs, RolloutEngine._sync, RolloutEngine._eager = _drop_graphs, _sync, _eager
 RolloutEngine._step_params, RolloutEngine._drawn, RolloutEngine._record = _step_params, _drawn, _record
+RolloutEngine._can_feed, RolloutEngine._launch, RolloutEngine._replay, RolloutEngine._land = _can_feed, _launch, _replay, _land
 RolloutEngine._compact, RolloutEngine._swap = _compact, _swap
