@@ -605,7 +605,7 @@ class RolloutEngine:
         self.events: list[dict] = []
         self.stats = {"steps": 0, "prefill_tokens": 0, "prefill_passes": 0, "reused_tokens": 0, "shared_tokens": 0,
                       "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "slot_moves": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
-                      "draws_in_step": 0, "full_draws": 0, "fed_steps": 0,
+                      "draws_in_step": 0, "full_draws": 0, "launches": 0, "fed_steps": 0,
                       "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # wall time of the step's phases (synchronised)
 
     # -- the interface ----------------------------------------------------------------------------------------
@@ -670,13 +670,14 @@ class RolloutEngine:
             if self.waiting:
                 if not (self.prefilling or self.decoding or self._flight): self._check_weights()   # weights change between rollouts only
                 self._admit()
-            before = (self.stats["prefill_tokens"], self.stats["decode_steps"], len(self.waiting))
+            progress = lambda: (self.stats["prefill_tokens"], self.stats["decode_steps"], self.stats["launches"], len(self.waiting))
+            before = progress()
             t = time.perf_counter()
             out = self._prefill()
             if self._flight is None: self._sync()        # (waiting here would also wait for the step in flight)
             self.stats["prefill_s"] += time.perf_counter() - t
             out += self._decode()
-            if self.busy() and before == (self.stats["prefill_tokens"], self.stats["decode_steps"], len(self.waiting)):
+            if self.busy() and before == progress():
                 raise RuntimeError(f"the rollout engine cannot make progress ({len(self.waiting)} turns waiting, "
                                    f"{len(self.prefilling)} being prefilled, none decoding): a bug, please report it")
             return out
@@ -927,6 +928,7 @@ def _launch(self, fed: _Flight | None = None) -> _Flight:
 def _replay(self, reqs, idx: list[int], B: int, length: int, max_pos: int, params: SamplingParams | None) -> _Flight:
     "Run the step on the current inputs; its draws copied towards the host behind an event (CUDA), so that waiting for them does not wait for a later step."
     if self.cfg.overlap: self._parity ^= 1
+    self.stats["launches"] += 1
     logits, drawn = self._decode_logits(B, length, params)
     event = None
     if drawn is not None and self.net.device.type == "cuda":
