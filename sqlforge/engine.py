@@ -437,16 +437,16 @@ def _prefill_conv(st: _State, kern: _Kernels, li: int, mod, mixed: torch.Tensor,
         out[g.dest] = y.transpose(1, 2).flatten(0, 1)[g.src]
     return out
 
-def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs: list[_Seg], groups: list[_Group]) -> torch.Tensor:
+def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs: list[_Seg], groups: list[_Group],
+                 packed: tuple | None) -> torch.Tensor:
     li = net.index[layer]
     mixed, z = mod.in_proj_qkv(x), mod.in_proj_z(x).reshape(1, x.shape[1], -1, mod.head_v_dim)
     conv = _prefill_conv(st, kern, li, mod, mixed[0], groups)
     q, k, v, g, beta = _gdn_inputs(mod, conv[None], mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
     kw = dict(output_final_state=True, use_qk_l2norm_in_kernel=True)
     if kern.varlen:
-        slots = torch.tensor([s.slot for s in segs], device=x.device)
-        cu = torch.tensor([0] + [s.off + s.n for s in segs], device=x.device)
-        o, state = kern.chunk(q, k, v, g=g, beta=beta, initial_state=st.rec[li, slots], cu_seqlens=cu, **kw)
+        slots, cu, cu_cpu = packed
+        o, state = kern.chunk(q, k, v, g=g, beta=beta, initial_state=st.rec[li, slots], cu_seqlens=cu, cu_seqlens_cpu=cu_cpu, **kw)
         st.rec[li, slots] = state.to(st.rec.dtype)
     else:
         outs = []
@@ -465,12 +465,14 @@ def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, p
     groups = _groups(segs, ids.device, masks=kern.attend is None) if net.lin or kern.attend is None else []
     mix = _packed(segs, st, ids.device) if kern.attend is not None else groups
     at = (torch.tensor([s.slot for s in segs for _ in range(s.n)], device=ids.device), pos[0])
+    cu = torch.tensor([0] + [s.off + s.n for s in segs])
+    packed = (torch.tensor([s.slot for s in segs], device=ids.device), cu.to(ids.device), cu) if kern.varlen else None   # once per pass: fla caches by identity
     h = net.body.embed_tokens(ids)
     cos, sin = net.rotary(h, pos)
     for i, layer in enumerate(net.body.layers):
         x = layer.input_layernorm(h)
         if net.types[i] == "full_attention": h = h + _prefill_attention(net, st, kern, i, layer.self_attn, x, cos, sin, at, mix)
-        else: h = h + _prefill_gdn(net, st, kern, i, layer.linear_attn, x, segs, groups)
+        else: h = h + _prefill_gdn(net, st, kern, i, layer.linear_attn, x, segs, groups, packed)
         h = h + layer.mlp(layer.post_attention_layernorm(h))
     return net.head(net.body.norm(h[:, last])).float()[0]
 
