@@ -283,7 +283,7 @@ def add_stats(sums: dict, st: dict) -> dict:
 def grads_finite(params: Sequence[torch.Tensor]) -> bool:
     "Whether every gradient present is finite (one device sync)."
     gs = [p.grad for p in params if p.grad is not None]
-    return not gs or bool(torch.stack([g.isfinite().all() for g in gs]).all())
+    return not gs or bool(torch.stack(torch._foreach_norm(gs, math.inf)).isfinite().all())   # max |g|: NaN and ±inf carry through
 
 def step_due(st: dict, grad_norm: float) -> bool:
     "Whether an optimiser step is due after `accumulate`: some micro-batch trained and the gradient norm is finite."
@@ -329,8 +329,9 @@ def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: 
                 emit({"event": "nonfinite_grad_dropped", **ev})
             continue
         n_mb += 1
-        for p, a in zip(params, acc):
-            if p.grad is not None: a.add_(p.grad); p.grad = None
+        got = [(a, p.grad) for p, a in zip(params, acc) if p.grad is not None]
+        if got: torch._foreach_add_(*map(list, zip(*got)))      # one fused launch per group of tensors, not one per parameter
+        for p in params: p.grad = None
         add_stats(sums, st)
     for p, a in zip(params, acc): p.grad = a
     return {**sums, "microbatches": n_mb, "oom_retries": retries, "nonfinite_dropped": dropped}, budget
