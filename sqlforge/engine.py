@@ -608,7 +608,7 @@ class RolloutEngine:
         self.stats = {"steps": 0, "prefill_tokens": 0, "prefill_passes": 0, "reused_tokens": 0, "shared_tokens": 0,
                       "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "slot_moves": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
                       "draws_in_step": 0, "full_draws": 0, "launches": 0, "fed_steps": 0,
-                      "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # wall time of the step's phases (synchronised)
+                      "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # host wall time of the step's phases (with overlap: launching and waiting)
 
     # -- the interface ----------------------------------------------------------------------------------------
     def submit(self, key: Hashable, prompt: Sequence[int], params: SamplingParams) -> None:
@@ -802,8 +802,9 @@ def _fresh_slot(self) -> _Slot | None:
 
 def _find_leader(self, r: _Req) -> None:
     "Follow the request being prefilled whose prompt shares the longest prefix with `r`'s, if its prefill has not reached it."
-    best, m = None, 0
+    best, m, head = None, 0, r.arr[:self.cfg.min_shared].tobytes()
     for o in self.prefilling:
+        if o.arr[:self.cfg.min_shared].tobytes() != head: continue    # cannot share min_shared tokens: skip the full comparison
         c = _common(o.arr, r.arr)
         if not c == len(r.prompt) == len(o.prompt): c = min(c, len(r.prompt) - 1)   # r must prefill its last token itself
         if c >= self.cfg.min_shared and c > m and o.done < c and (o.leader is None or o.share <= c): best, m = o, c
@@ -931,7 +932,9 @@ def _replay(self, reqs, idx: list[int], B: int, length: int, max_pos: int, param
     "Run the step on the current inputs; its draws copied towards the host behind an event (CUDA), so that waiting for them does not wait for a later step."
     if self.cfg.overlap: self._parity ^= 1
     self.stats["launches"] += 1
+    t = time.perf_counter()
     logits, drawn = self._decode_logits(B, length, params)
+    self.stats["forward_s"] += time.perf_counter() - t            # launching (all of an eager step's work) and, in `_land`, waiting
     event = None
     if drawn is not None and self.net.device.type == "cuda":
         host = self._pinned[self._parity][:4 * B].view(4, B)
