@@ -22,7 +22,7 @@ from .tasks import DatabaseRegistry, Suite, Task, load_suite
 from .update import (
     LOSS_NORMS, LR_SCHEDULES, EXCLUDED, GRPOConfig, step_rng, episode_seed, reward, group_advantages, causal_lm,
     token_logprobs, Trajectory, Batch, collate, grpo_loss, pack_microbatches, add_stats, step_due, accumulate, add_lora,
-    lr_factor, trainable_parameters, atomic_dir, save_adapter, write_adapter)
+    lr_factor, adapter_matmuls, trainable_parameters, atomic_dir, save_adapter, write_adapter)
 from .warmup import (
     call_turn_text, gold_transcripts, SFTConfig, CE_PARAMS, sft_loss, sft_warmup)
 from .stepbench import (
@@ -166,7 +166,7 @@ def set_rng_state(s: dict) -> None:
     if s.get("cuda") is not None and torch.cuda.is_available(): torch.cuda.set_rng_state_all(s["cuda"])
 
 # %% ../nbs/20c_grpo.ipynb #1b3fb72a
-OPERATIONAL = ("steps", "ckpt_every", "keep_checkpoints", "save_every", "save_steps", "out", "adapters_root", "device",
+OPERATIONAL = ("steps", "ckpt_every", "keep_checkpoints", "save_every", "save_steps", "out", "adapters_root", "device", "tf32",
                "rollout_batch", "token_budget", "logprob_chunk")
 
 def _file_fingerprint(path: str | Path) -> str:
@@ -198,6 +198,7 @@ class GRPOTrainer:
         self.opt = torch.optim.AdamW(self.params, lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.pool = TaskPool([t.id for t in self.suite.tasks], cfg.pass_window, cfg.rest_after, cfg.rest_steps, priors)
         self.kernels = training_gdn(self.policy.device)     # the loss's Gated DeltaNet: fla's where its backward is right here
+        self.matmuls = adapter_matmuls(self.policy.device, cfg.tf32)
         self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch, engine_config=EngineConfig(
             slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context))
         self.sql = SqlPool()
@@ -387,7 +388,7 @@ class GRPOTrainer:
                                        trainable_parameters=sum(p.numel() for p in self.params),
                                        norm_constant=self.cfg.norm_constant, world_size=self.world_size,
                                        rollout_backend=self.backend.info() if hasattr(self.backend, "info") else type(self.backend).__name__,
-                                       training_gdn_kernels=self.kernels))
+                                       training_gdn_kernels=self.kernels, adapter_matmuls=self.matmuls))
 
     def save_checkpoint(self) -> Path:
         "Write `checkpoints/step<N>` atomically, point LATEST at it, keep the newest `keep_checkpoints`."

@@ -17,7 +17,7 @@ from .harness import HarnessConfig, run_episodes
 from .models import Policy, SamplingParams, load_policy
 from .sandbox import SqlPool
 from .tasks import Suite, Task, load_suite
-from .update import (GRPOConfig, Trajectory, accumulate, add_lora, causal_lm, episode_seed, grpo_loss,
+from .update import (GRPOConfig, Trajectory, accumulate, adapter_matmuls, add_lora, causal_lm, episode_seed, grpo_loss,
                              pack_microbatches, trainable_parameters)
 
 # %% auto #0
@@ -80,7 +80,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                token_budget: int = 16384, logprob_chunk: int = 1024, lora_r: int = 32, lora_alpha: int = 64,
                device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0,
                grad_checkpointing: bool = True, max_context: int = 8192, engine: bool | str = "auto",
-               warmup: bool = True, profile_backward: int = 0) -> dict:
+               warmup: bool = True, profile_backward: int = 0, tf32: bool = True) -> dict:
     "Time one GRPO step (rollout / scoring / backward) at the given lengths; write and return a JSON report."
     import tempfile as _tmp
     from sqlforge.backends import TransformersBackend
@@ -99,6 +99,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                          token_budget=token_budget, logprob_chunk=logprob_chunk)
         pol = add_lora(load_policy(model, device=device), lora_r, lora_alpha, 0.0, seed, grad_checkpointing=grad_checkpointing)
         kernels = training_gdn(pol.device)
+        matmuls = adapter_matmuls(pol.device, tf32)
         params = trainable_parameters(pol.model)
         t_load = time.time() - t0
         jobs = [(t, episode_seed(seed, 1, k, g)) for k, t in enumerate(suite.tasks) for g in range(group)]
@@ -108,7 +109,8 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                "group": group, "turns": turns, "gen_tokens": gen_tokens, "lora_r": lora_r,
                "trainable_params": sum(p.numel() for p in params), "token_budget": token_budget,
                "seconds_load": round(t_load, 2), "rollout": "real" if rollout else "skipped (fabricated trajectories)",
-               "grad_checkpointing": grad_checkpointing, "max_context": max_context, "training_gdn_kernels": kernels}
+               "grad_checkpointing": grad_checkpointing, "max_context": max_context, "training_gdn_kernels": kernels,
+               "adapter_matmuls": matmuls}
         with SqlPool() as sql:
             if rollout:
                 pol.model.eval()

@@ -22,7 +22,7 @@ from .verify import Outcome
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward', 'group_advantages',
            'causal_lm', 'is_right_padded', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
            'pack_microbatches', 'add_stats', 'grads_finite', 'step_due', 'accumulate', 'add_lora', 'lr_factor',
-           'trainable_parameters', 'atomic_dir', 'write_adapter', 'save_adapter']
+           'adapter_matmuls', 'trainable_parameters', 'atomic_dir', 'write_adapter', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
@@ -61,6 +61,7 @@ class GRPOConfig:
     weight_decay: float = 0.0
     grad_clip: float = 1.0
     grad_checkpointing: bool = True
+    tf32: bool = True                 # the fp32 adapter's matmuls on TF32 tensor cores (CUDA; `adapter_matmuls`)
     token_budget: int = 16384
     logprob_chunk: int = 1024
     pass_window: int = 4
@@ -361,6 +362,12 @@ def lr_factor(cfg: GRPOConfig, step: int) -> float:
     span = max(cfg.steps - cfg.warmup_steps - 1, 1)
     prog = min((step - cfg.warmup_steps) / span, 1.0)
     return cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * prog))
+
+def adapter_matmuls(device: torch.device | str, tf32: bool = True) -> str:
+    "Let fp32 matmuls — the adapter's, over a bf16 base — use TF32 tensor cores on CUDA when `tf32` (a process-wide switch); what they run in, for the manifest."
+    if torch.device(device).type != "cuda": return "fp32 (no CUDA device: TF32 does not apply)"
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    return "tf32" if tf32 else "fp32"
 
 def trainable_parameters(model: torch.nn.Module) -> list[torch.nn.Parameter]:
     "The parameters the optimiser updates (the adapter's)."
