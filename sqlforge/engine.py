@@ -465,8 +465,10 @@ def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, p
     groups = _groups(segs, ids.device, masks=kern.attend is None) if net.lin or kern.attend is None else []
     mix = _packed(segs, st, ids.device) if kern.attend is not None else groups
     at = (torch.tensor([s.slot for s in segs for _ in range(s.n)], device=ids.device), pos[0])
-    cu = torch.tensor([0] + [s.off + s.n for s in segs])
-    packed = (torch.tensor([s.slot for s in segs], device=ids.device), cu.to(ids.device), cu) if kern.varlen else None   # once per pass: fla caches by identity
+    packed = None
+    if kern.varlen:                        # once per pass, on the device and the host: fla caches what it derives by identity
+        cu = torch.tensor([0] + [s.off + s.n for s in segs])
+        packed = (torch.tensor([s.slot for s in segs], device=ids.device), cu.to(ids.device), cu)
     h = net.body.embed_tokens(ids)
     cos, sin = net.rotary(h, pos)
     for i, layer in enumerate(net.body.layers):
@@ -988,7 +990,7 @@ def _drawn(self, reqs: list[_Req], idx: list[int], logits: torch.Tensor, d: np.n
 def _decode_logits(self, B: int, length: int, params: SamplingParams | None) -> tuple[torch.Tensor, torch.Tensor | None]:
     "The decoding step's logits and in-step draws: replayed from a CUDA graph of (B, length, params, parity), captured on first use; eager otherwise."
     stops = self._stops if self.cfg.overlap and params is not None else None
-    args = (self.forward, params, self.net, self.state, self.kern, self._in[:, :B], length, stops)
+    args = (params, self.net, self.state, self.kern, self._in[:, :B], length, stops)
     if not self.use_graphs: return self._eager(args)
     key = (B, length, params, self._parity)
     try:
@@ -1007,11 +1009,11 @@ def _decode_logits(self, B: int, length: int, params: SamplingParams | None) -> 
 def _eager(self, args: tuple) -> tuple[torch.Tensor, torch.Tensor | None]:
     "The decoding step without a graph: compiled when asked for; plain from the first compile error on (recorded)."
     if self.forward is not _decode_forward:
-        try: return _step_and_draw(*args)
+        try: return _step_and_draw(self.forward, *args)
         except Exception as e:      # compilation fails before the step runs: nothing has changed yet
             self.forward = _decode_forward
             self.events.append({"event": "compile_off", "error": f"{type(e).__name__}: {str(e)[:300]}"})
-    return _step_and_draw(_decode_forward, *args[1:])
+    return _step_and_draw(_decode_forward, *args)
 
 def _drop_graphs(self) -> None:
     "Forget the CUDA graphs and their memory pool: the next captures get a new pool (one whose graphs are gone trips the allocator)."
@@ -1034,7 +1036,7 @@ def _capture(self, B: int, args: tuple) -> tuple:
         torch.cuda.current_stream().wait_stream(s)
         if self._pool is None: self._pool = torch.cuda.graph_pool_handle()
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, pool=self._pool): out = _step_and_draw(self.forward, *args[1:])
+        with torch.cuda.graph(graph, pool=self._pool): out = _step_and_draw(self.forward, *args)
     finally: self._in[2, :B] = saved
     return graph, out
 

@@ -330,8 +330,8 @@ def accumulate(model: torch.nn.Module, items: Sequence[Trajectory], micro_loss: 
                 emit({"event": "nonfinite_grad_dropped", **ev})
             continue
         n_mb += 1
-        got = [(a, p.grad) for p, a in zip(params, acc) if p.grad is not None]
-        if got: torch._foreach_add_(*map(list, zip(*got)))      # one fused launch per group of tensors, not one per parameter
+        have = [k for k, p in enumerate(params) if p.grad is not None]
+        if have: torch._foreach_add_([acc[k] for k in have], [params[k].grad for k in have])   # fused, not one launch per tensor
         for p in params: p.grad = None
         add_stats(sums, st)
     for p, a in zip(params, acc): p.grad = a
