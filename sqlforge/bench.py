@@ -125,7 +125,8 @@ ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
                "b1": [("qwen2.5-0.5b-arch", Workload(concurrent=256))], "b2": [("smollm2-135m-arch", Workload(concurrent=256))]}
 
 ENGINE_VARIANTS = {"engine": {}, "engine-compiled": {"compile": True}, "engine-overlap": {"overlap": True},
-                   "engine-compiled-overlap": {"compile": True, "overlap": True}}     # `--engines` names: EngineConfig changes
+                   "engine-compiled-overlap": {"compile": True, "overlap": True}, "engine-fused": {"fused_norm": True},
+                   "engine-fused-overlap": {"fused_norm": True, "overlap": True}}     # `--engines` names: EngineConfig changes
 
 def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **variant):
     from sqlforge.backends import TransformersBackend
@@ -284,12 +285,12 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
 
 # %% ../nbs/90_bench.ipynb #prof0002
 def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, skip: int = 200, cuda_graphs: bool = True,
-                   device: str = "auto", top: int = 30, compile: bool = False) -> dict:
-    "Where the engine's time goes: torch.profiler's top operators over `steps` engine steps after `skip`, mid-rollout; written to `engine_profile_<model>.json`."
+                   device: str = "auto", top: int = 30, variant: str = "engine") -> dict:
+    "Where the engine's time goes (`variant`: an `ENGINE_VARIANTS` name): torch.profiler's top operators over `steps` engine steps after `skip`, mid-rollout; written to `engine_profile_<model>.json`."
     from torch.profiler import ProfilerActivity, profile, schedule
     pol = shape_policy(model, device)
     vocab = pol.model.get_output_embeddings().weight.shape[0]
-    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1], compile=compile)
+    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1], **ENGINE_VARIANTS[variant])
     be.engine.use_graphs = be.engine.use_graphs and cuda_graphs
     cuda = pol.device.type == "cuda"
     if cuda: run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab); be.engine.clear()
@@ -309,7 +310,7 @@ def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, sk
     ops = [e for e in prof.key_averages() if not e.key.startswith("ProfilerStep")]     # the step markers are not operators
     s = {k: round(marks["after"][k] - marks["before"][k], 4) for k in marks.get("before", {})} if "after" in marks else {}
     res = {**run_manifest({"model": model, "workload": dataclasses.asdict(w), "steps": steps, "skip": skip, "cuda_graphs": be.engine.use_graphs,
-                             "compiled": be.engine.info()["compiled"]}),
+                             "variant": variant, "compiled": be.engine.info()["compiled"], "kernels": be.engine.info()["kernels"]}),
            "rollout": {k: row[k] for k in ("generated_tokens_per_s", "seconds")}, "window_engine_stats": s,
            "ms_per_step_in_window": {"self_time": round(sum(getattr(e, key) for e in ops) / 1000 / steps, 3)},
            "top_ops": [{"name": e.key, "calls": e.count, "self_ms_per_step": round(getattr(e, key) / 1000 / steps, 4)} for e in sorted(ops, key=lambda e: -getattr(e, key))[:top]]}
@@ -429,7 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=40, help="profile: engine steps recorded (after --skip)")
     ap.add_argument("--skip", type=int, default=200, help="profile: engine steps before the recorded window")
     ap.add_argument("--no-graphs", action="store_true", help="profile: decode eagerly, without CUDA graphs")
-    ap.add_argument("--compile", action="store_true", help="profile: the compiled decoding step (EngineConfig.compile)")
+    ap.add_argument("--variant", default="engine", choices=list(ENGINE_VARIANTS), help="profile: the engine as configured by ENGINE_VARIANTS")
     a = ap.parse_args(argv)
     if a.what == "cpu": print(json.dumps(cpu_episodes_per_minute(out=a.out))); return 0
     if a.what == "engine":
@@ -437,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if a.what == "profile":
         for name, w in [r for k in a.rows for r in ENGINE_ROWS[k]]:
-            pr = engine_profile(name, w, a.out, a.steps, a.skip, not a.no_graphs, compile=a.compile)
+            pr = engine_profile(name, w, a.out, a.steps, a.skip, not a.no_graphs, variant=a.variant)
             print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0); return 0

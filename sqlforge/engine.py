@@ -19,7 +19,8 @@ from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
 
 # %% auto #0
 __all__ = ['SUPPORTED', 'GDN_TOLERANCE', 'EngineConfig', 'engine_support', 'random_init_policy', 'gdn_kernels', 'pin_torch_gdn',
-           'gdn_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen', 'fla_step_in_place', 'RolloutEngine']
+           'gdn_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen', 'module_norm', 'fused_norm',
+           'fla_step_in_place', 'RolloutEngine']
 
 # %% ../nbs/14_engine.ipynb #023819ad
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class EngineConfig:
     compile: bool = False           # torch.compile each kind of layer step once (fuses its many small kernels; CUDA graphs capture the result)
     draw_in_step: bool = True       # draw on the k best logits inside the decoding step (its CUDA graph): one transfer back per step
     overlap: bool = False           # with the draw in the step: the device feeds each step's tokens to the next, launched before the host reads them
+    fused_norm: bool = False        # the models' RMSNorms through torch's fused kernel (`fused_norm`), where a check on the device passes
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
@@ -185,10 +187,40 @@ def flash_varlen(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_q: torch.
     return torch.ops.aten._flash_attention_forward(q, k, v, cu_q, cu_k, max_q, max_k, 0.0, True, False, scale=scale, seqused_k=used)[0]
 
 
+# %% ../nbs/14_engine.ipynb #nrm00002
+_NORM_KINDS = {"LlamaRMSNorm": "scaled", "Qwen2RMSNorm": "scaled", "Qwen3RMSNorm": "scaled",
+               "Qwen3_5RMSNorm": "offset", "Qwen3_5RMSNormGated": "gated"}
+
+def module_norm(mod, x: torch.Tensor, *gate: torch.Tensor) -> torch.Tensor:
+    "The norm module's own forward."
+    return mod(x, *gate)
+
+def fused_norm(mod, x: torch.Tensor, *gate: torch.Tensor) -> torch.Tensor:
+    "`mod(x, *gate)` through torch's fused RMSNorm, in the formula of the module's class (`_NORM_KINDS`); any other module's own forward."
+    kind = _NORM_KINDS.get(type(mod).__name__)
+    if kind is None: return mod(x, *gate)
+    if kind == "offset": return F.rms_norm(x.float(), x.shape[-1:], mod.weight.float() + 1, mod.eps).to(x.dtype)
+    y = F.rms_norm(x, x.shape[-1:], mod.weight, mod.variance_epsilon)
+    return (y * F.silu(gate[0].float())).to(x.dtype) if kind == "gated" else y
+
+def _norm_fault(net: _Net) -> str | None:
+    "None when `fused_norm` gives each class of the model's norms its module's output on the model's device and dtype (relative difference under 0.01); else why not."
+    gen, first = torch.Generator().manual_seed(0), {}
+    for m in net.body.modules():
+        if type(m).__name__ in _NORM_KINDS: first.setdefault(type(m).__name__, m)
+    for name, m in first.items():
+        x, z = (torch.randn(3, m.weight.shape[0], generator=gen).to(net.device, net.dtype) for _ in range(2))
+        args = (x, z) if name.endswith("Gated") else (x,)           # a gated norm takes its gate
+        try: got, want = fused_norm(m, *args).float(), m(*args).float()
+        except Exception as e: return f"{name}: {type(e).__name__}: {str(e)[:200]}"
+        if not (err := ((got - want).norm() / want.norm()).item()) < 0.01:
+            return f"{name}: it differs from the module's own forward by {err:.3f} (relative)"
+    return None
+
 # %% ../nbs/14_engine.ipynb #acd07359
 @dataclass(frozen=True)
 class _Kernels:
-    "The token-mixing functions the engine calls — Gated DeltaNet, attention over the slots — and their names."
+    "The functions the engine calls for token mixing — Gated DeltaNet, attention over the slots — and for the norms, and their names."
     chunk: Callable | None = None
     recurrent: Callable | None = None     # one decoding step (q, k, v, g, beta, state) -> output, the state updated in place
     conv: Callable | None = None
@@ -196,6 +228,7 @@ class _Kernels:
     varlen: bool = False                  # the chunked delta rule takes packed sequences (`cu_seqlens`)
     gva: bool = False                     # the delta rule takes fewer key heads than value heads (no repeat)
     attend: Callable | None = None        # variable-length attention (`varlen_reference`'s signature); None: masked SDPA
+    norm: Callable = module_norm          # the models' norms: `module_norm`, or `fused_norm`
     names: dict = dataclasses.field(default_factory=dict)
 
 def _flash_fault(net: _Net) -> str | None:
@@ -251,9 +284,12 @@ def _in_place_fault(net: _Net, rec: Callable) -> str | None:
     ok = torch.allclose(o.float(), o_ref.float(), rtol=1e-3, atol=1e-3) and torch.allclose(s, s_ref, rtol=1e-4, atol=1e-4)
     return None if ok else "its output or state differs from fla's own function"
 
-def _kernels(net: _Net, use_fla: bool, use_flash: bool = False) -> _Kernels:
-    "fla's kernels and flash attention on CUDA when asked for and usable; transformers' pure-torch functions and masked SDPA otherwise."
-    names, attend = {}, None
+def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fused_norm: bool = False) -> _Kernels:
+    "fla's kernels and flash attention on CUDA, and the fused norm, when asked for and usable; transformers' pure-torch functions, masked SDPA and the norm modules otherwise."
+    names, attend, norm = {}, None, module_norm
+    if use_fused_norm:
+        if (why := _norm_fault(net)) is None: norm, names["norm"] = fused_norm, "fused"
+        else: names["norm"], names["fused_norm_unavailable"] = "modules", why
     if net.attn:
         names["attention"] = "sdpa"
         if use_flash and net.device.type == "cuda":
@@ -261,7 +297,7 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False) -> _Kernels:
             why = _flash_fault(net) if half else f"flash attention needs fp16 or bf16, not {net.dtype}"
             if why is None: attend, names["attention"] = flash_varlen, "flash"
             else: names["flash_unavailable"] = why
-    if not net.lin: return _Kernels(attend=attend, names=names)
+    if not net.lin: return _Kernels(attend=attend, norm=norm, names=names)
     m = net.modeling
     chunk, step = _torch_fn(m.torch_chunk_gated_delta_rule), _stepping(_torch_fn(m.torch_recurrent_gated_delta_rule))
     names.update(gdn_prefill="torch", gdn_decode="torch", conv="torch")
@@ -274,7 +310,7 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False) -> _Kernels:
             if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule)) is None: step, names["gdn_decode"] = fla_step_in_place, "fla, state in place"
             else: names["in_place_unavailable"] = why
         except Exception as e: names["fla_unavailable"] = f"{type(e).__name__}: {str(e)[:200]}"
-    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, names)
+    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, norm, names)
 
 # %% ../nbs/14_engine.ipynb #c623574f
 class _State:
@@ -321,7 +357,7 @@ def _attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tenso
     o = F.scaled_dot_product_attention(q.reshape(B, KVH, g * T, D), k, v, attn_mask=m, scale=scale)
     return o.reshape(B, H, T, D).transpose(1, 2).reshape(B, T, H * D)
 
-def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor):
+def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, norm: Callable = module_norm):
     "Queries [B, H, T, D], keys and values [B, KVH, T, D] of one attention layer (rotary applied), and its output gate."
     B, T, _ = x.shape
     D = net.head_dim
@@ -330,7 +366,7 @@ def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor)
         gate = gate.reshape(B, T, -1)
     else: q, gate = attn.q_proj(x).view(B, T, -1, D), None
     k, v = attn.k_proj(x).view(B, T, -1, D), attn.v_proj(x).view(B, T, -1, D)
-    if hasattr(attn, "q_norm"): q, k = attn.q_norm(q), attn.k_norm(k)
+    if hasattr(attn, "q_norm"): q, k = norm(attn.q_norm, q), norm(attn.k_norm, k)
     q, k = net.modeling.apply_rotary_pos_emb(q.transpose(1, 2), k.transpose(1, 2), cos, sin)
     return q, k, v.transpose(1, 2), gate
 
@@ -347,9 +383,9 @@ def _gdn_inputs(mod, mixed: torch.Tensor, b: torch.Tensor, a: torch.Tensor, gva:
     if (r := mod.num_v_heads // mod.num_k_heads) > 1 and not gva: q, k = q.repeat_interleave(r, dim=2), k.repeat_interleave(r, dim=2)
     return q, k, v, g, beta
 
-def _gdn_out(mod, o: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
+def _gdn_out(mod, o: torch.Tensor, z: torch.Tensor, norm: Callable = module_norm) -> torch.Tensor:
     B, T = o.shape[:2]
-    o = mod.norm(o.reshape(-1, mod.head_v_dim), z.reshape(-1, mod.head_v_dim))
+    o = norm(mod.norm, o.reshape(-1, mod.head_v_dim), z.reshape(-1, mod.head_v_dim))
     return mod.out_proj(o.reshape(B, T, -1))
 
 # %% ../nbs/14_engine.ipynb #de60551d
@@ -410,7 +446,7 @@ def _packed(segs: list[_Seg], st: _State, device: torch.device) -> _Packed:
 
 def _prefill_attention(net: _Net, st: _State, kern: _Kernels, layer: int, attn, x, cos, sin, at: tuple,
                        mix: list[_Group] | _Packed) -> torch.Tensor:
-    q, k, v, gate = _qkv(net, attn, x, cos, sin)
+    q, k, v, gate = _qkv(net, attn, x, cos, sin, kern.norm)
     kv = st.kv[net.index[layer]]
     kv[0][at], kv[1][at] = k[0].transpose(0, 1), v[0].transpose(0, 1)    # every chunk's keys and values into its slot
     q = q[0].transpose(0, 1)                                              # [N, H, D]
@@ -457,7 +493,7 @@ def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs
             st.rec[li, s.slot] = state[0]
             outs.append(o)
         o = torch.cat(outs, 1)
-    return _gdn_out(mod, o, z)
+    return _gdn_out(mod, o, z, kern.norm)
 
 def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, pos: torch.Tensor, segs: list[_Seg],
                      last: torch.Tensor) -> torch.Tensor:
@@ -472,18 +508,18 @@ def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, p
     h = net.body.embed_tokens(ids)
     cos, sin = net.rotary(h, pos)
     for i, layer in enumerate(net.body.layers):
-        x = layer.input_layernorm(h)
+        x = kern.norm(layer.input_layernorm, h)
         if net.types[i] == "full_attention": h = h + _prefill_attention(net, st, kern, i, layer.self_attn, x, cos, sin, at, mix)
         else: h = h + _prefill_gdn(net, st, kern, i, layer.linear_attn, x, segs, groups, packed)
-        h = h + layer.mlp(layer.post_attention_layernorm(h))
-    return net.head(net.body.norm(h[:, last])).float()[0]
+        h = h + layer.mlp(kern.norm(layer.post_attention_layernorm, h))
+    return net.head(kern.norm(net.body.norm, h[:, last])).float()[0]
 
 # %% ../nbs/14_engine.ipynb #9101e60e
 def _decode_attention(net: _Net, layer, h: torch.Tensor, cos, sin, kv: torch.Tensor, rows, write, kern: _Kernels, flash: tuple,
                       see: torch.Tensor | None) -> torch.Tensor:
     "One full-attention layer of the decoding step, residual included: keys and values written at `write`, attention over each slot."
     attn, B = layer.self_attn, h.shape[0]
-    q, k, v, gate = _qkv(net, attn, layer.input_layernorm(h), cos, sin)
+    q, k, v, gate = _qkv(net, attn, kern.norm(layer.input_layernorm, h), cos, sin, kern.norm)
     kv[0, rows, write], kv[1, rows, write] = k[:, :, 0], v[:, :, 0]
     if see is None: o = kern.attend(q[:, :, 0].contiguous(), kv[0].flatten(0, 1), kv[1].flatten(0, 1), *flash, attn.scaling).reshape(B, 1, -1)
     else: o = _attend(q, kv[0, :B, :see.shape[1]].transpose(1, 2), kv[1, :B, :see.shape[1]].transpose(1, 2), see[:, None], attn.scaling)
@@ -492,7 +528,7 @@ def _decode_attention(net: _Net, layer, h: torch.Tensor, cos, sin, kv: torch.Ten
 def _decode_gdn(layer, h: torch.Tensor, conv_state: torch.Tensor, rec_state: torch.Tensor, active: torch.Tensor, kern: _Kernels) -> torch.Tensor:
     "One Gated DeltaNet layer of the decoding step, residual included: the states of `active` rows advance, the others stay exactly."
     mod, B = layer.linear_attn, h.shape[0]
-    x = layer.input_layernorm(h)
+    x = kern.norm(layer.input_layernorm, h)
     mixed, z = mod.in_proj_qkv(x).transpose(1, 2), mod.in_proj_z(x).reshape(B, 1, -1, mod.head_v_dim)
     conv = conv_state.clone()
     mixed = kern.conv_update(mixed, conv, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, mod.activation)
@@ -500,10 +536,10 @@ def _decode_gdn(layer, h: torch.Tensor, conv_state: torch.Tensor, rec_state: tor
     q, k, v, g, beta = _gdn_inputs(mod, mixed.transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
     on = active.to(torch.float32)[:, None, None]
     g, beta = g * on, beta * on.to(beta.dtype)                   # rows sitting out: state unchanged
-    return h + _gdn_out(mod, kern.recurrent(q, k, v, g, beta, rec_state), z)
+    return h + _gdn_out(mod, kern.recurrent(q, k, v, g, beta, rec_state), z, kern.norm)
 
-def _decode_mlp(layer, h: torch.Tensor) -> torch.Tensor:
-    return h + layer.mlp(layer.post_attention_layernorm(h))
+def _decode_mlp(layer, h: torch.Tensor, kern: _Kernels) -> torch.Tensor:
+    return h + layer.mlp(kern.norm(layer.post_attention_layernorm, h))
 
 _LAYER_STEPS = (_decode_attention, _decode_gdn, _decode_mlp)
 
@@ -525,8 +561,8 @@ def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, po
         li = net.index[i]
         if net.types[i] == "full_attention": h = attention(net, layer, h, cos, sin, st.kv[li], rows, write, kern, flash, see)
         else: h = gdn(layer, h, st.conv[li, :B], st.rec[li, :B], active, kern)
-        h = mlp(layer, h)
-    return net.head(net.body.norm(h))[:, 0].float()
+        h = mlp(layer, h, kern)
+    return net.head(kern.norm(net.body.norm, h))[:, 0].float()
 
 def _uniforms_fault(device: torch.device) -> str | None:
     "None when `counter_uniforms_on` gives numpy's `counter_uniforms` bit for bit on `device`; else why not."
@@ -589,7 +625,7 @@ class RolloutEngine:
         self.policy, self.cfg = policy, cfg
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
         self.net = _Net(policy.model)
-        self.kern = _kernels(self.net, cfg.fla, cfg.flash)
+        self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fused_norm)
         self.state: _State | None = None
         self.slots: list[_Slot] = []
         self.waiting: deque[_Req] = deque()
