@@ -125,8 +125,8 @@ ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
                "b1": [("qwen2.5-0.5b-arch", Workload(concurrent=256))], "b2": [("smollm2-135m-arch", Workload(concurrent=256))]}
 
 ENGINE_VARIANTS = {"engine": {}, "engine-compiled": {"compile": True}, "engine-overlap": {"overlap": True},
-                   "engine-compiled-overlap": {"compile": True, "overlap": True}, "engine-fused": {"fused_norm": True},
-                   "engine-fused-overlap": {"fused_norm": True, "overlap": True}}     # `--engines` names: EngineConfig changes
+                   "engine-compiled-overlap": {"compile": True, "overlap": True}, "engine-fused": {"fuse": True},
+                   "engine-fused-overlap": {"fuse": True, "overlap": True}}     # `--engines` names: EngineConfig changes
 
 def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **variant):
     from sqlforge.backends import TransformersBackend

@@ -38,7 +38,7 @@ class EngineConfig:
     compile: bool = False           # torch.compile each kind of layer step once (fuses its many small kernels; CUDA graphs capture the result)
     draw_in_step: bool = True       # draw on the k best logits inside the decoding step (its CUDA graph): one transfer back per step
     overlap: bool = False           # with the draw in the step: the device feeds each step's tokens to the next, launched before the host reads them
-    fused_norm: bool = False        # the models' RMSNorms through torch's fused kernel (`fused_norm`), where a check on the device passes
+    fuse: bool = False              # norms through torch's fused RMSNorm, decoding's rotary embedding by one matmul per tensor, where a check on the device passes
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
@@ -203,19 +203,37 @@ def fused_norm(mod, x: torch.Tensor, *gate: torch.Tensor) -> torch.Tensor:
     y = F.rms_norm(x, x.shape[-1:], mod.weight, mod.variance_epsilon)
     return (y * F.silu(gate[0].float())).to(x.dtype) if kind == "gated" else y
 
-def _norm_fault(net: _Net) -> str | None:
-    "None when `fused_norm` gives each class of the model's norms its module's output on the model's device and dtype (relative difference under 0.01); else why not."
+def _rotation(cos: torch.Tensor, sin: torch.Tensor, D: int) -> torch.Tensor:
+    "Each row's rotary embedding at its one position as a matrix R [B, D, D]: x @ R is x·cos + rotate_half(x)·sin on the first cos.shape[-1] dimensions, x on the rest."
+    B, r = cos.shape[0], cos.shape[-1]
+    c, s, h = cos.reshape(B, r), sin.reshape(B, r), r // 2
+    i, lo, hi, rest = (torch.arange(a, b, device=cos.device) for a, b in ((0, r), (0, h), (h, r), (r, D)))
+    R = torch.zeros(B, D, D, dtype=cos.dtype, device=cos.device)
+    R[:, i, i], R[:, lo + h, lo], R[:, hi - h, hi], R[:, rest, rest] = c, -s[:, :h], s[:, h:], 1   # rotate_half: (−x₂, x₁)
+    return R
+
+def _differs(got: torch.Tensor, want: torch.Tensor) -> float:
+    "Relative difference ‖got − want‖ / ‖want‖, in fp32."
+    return ((got.float() - want.float()).norm() / want.float().norm()).item()
+
+def _fuse_fault(net: _Net) -> str | None:
+    "None when `fused_norm` gives each class of the model's norms its module's output and `_rotation` the model's rotary embedding, on the model's device and dtype (relative difference under 0.01); else why not."
     gen, first = torch.Generator().manual_seed(0), {}
     for m in net.body.modules():
         if type(m).__name__ in _NORM_KINDS: first.setdefault(type(m).__name__, m)
     for name, m in first.items():
         x, z = (torch.randn(3, m.weight.shape[0], generator=gen).to(net.device, net.dtype) for _ in range(2))
         args = (x, z) if name.endswith("Gated") else (x,)           # a gated norm takes its gate
-        try: got, want = fused_norm(m, *args).float(), m(*args).float()
+        try: err = _differs(fused_norm(m, *args), m(*args))
         except Exception as e: return f"{name}: {type(e).__name__}: {str(e)[:200]}"
-        if not (err := ((got - want).norm() / want.norm()).item()) < 0.01:
-            return f"{name}: it differs from the module's own forward by {err:.3f} (relative)"
-    return None
+        if not err < 0.01: return f"{name}: it differs from the module's own forward by {err:.3f} (relative)"
+    if not net.attn: return None
+    q = torch.randn(3, net.c.num_attention_heads, 1, net.head_dim, generator=gen).to(net.device, net.dtype)
+    try:
+        cos, sin = net.rotary(q, torch.tensor([[0], [7], [3000]], device=net.device))
+        err = _differs(torch.bmm(q[:, :, 0], _rotation(cos, sin, net.head_dim))[:, :, None], net.modeling.apply_rotary_pos_emb(q, q, cos, sin)[0])
+    except Exception as e: return f"rotary: {type(e).__name__}: {str(e)[:200]}"
+    return None if err < 0.01 else f"rotary: the rotation differs from apply_rotary_pos_emb by {err:.3f} (relative)"
 
 # %% ../nbs/14_engine.ipynb #acd07359
 @dataclass(frozen=True)
@@ -229,6 +247,7 @@ class _Kernels:
     gva: bool = False                     # the delta rule takes fewer key heads than value heads (no repeat)
     attend: Callable | None = None        # variable-length attention (`varlen_reference`'s signature); None: masked SDPA
     norm: Callable = module_norm          # the models' norms: `module_norm`, or `fused_norm`
+    rotate: bool = False                  # the decoding step rotates queries and keys by one matmul each (`_rotation`)
     names: dict = dataclasses.field(default_factory=dict)
 
 def _flash_fault(net: _Net) -> str | None:
@@ -284,12 +303,12 @@ def _in_place_fault(net: _Net, rec: Callable) -> str | None:
     ok = torch.allclose(o.float(), o_ref.float(), rtol=1e-3, atol=1e-3) and torch.allclose(s, s_ref, rtol=1e-4, atol=1e-4)
     return None if ok else "its output or state differs from fla's own function"
 
-def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fused_norm: bool = False) -> _Kernels:
-    "fla's kernels and flash attention on CUDA, and the fused norm, when asked for and usable; transformers' pure-torch functions, masked SDPA and the norm modules otherwise."
-    names, attend, norm = {}, None, module_norm
-    if use_fused_norm:
-        if (why := _norm_fault(net)) is None: norm, names["norm"] = fused_norm, "fused"
-        else: names["norm"], names["fused_norm_unavailable"] = "modules", why
+def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool = False) -> _Kernels:
+    "fla's kernels and flash attention on CUDA, and the fused norms and rotation, when asked for and usable; transformers' pure-torch functions, masked SDPA and the model's own norms and rotary embedding otherwise."
+    names, attend, norm, rotate = {}, None, module_norm, False
+    if use_fuse:
+        if (why := _fuse_fault(net)) is None: norm, rotate, names["fused"] = fused_norm, bool(net.attn), "norms, rotary"
+        else: names["fused"], names["fused_unavailable"] = "none", why
     if net.attn:
         names["attention"] = "sdpa"
         if use_flash and net.device.type == "cuda":
@@ -297,7 +316,7 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fused_norm: 
             why = _flash_fault(net) if half else f"flash attention needs fp16 or bf16, not {net.dtype}"
             if why is None: attend, names["attention"] = flash_varlen, "flash"
             else: names["flash_unavailable"] = why
-    if not net.lin: return _Kernels(attend=attend, norm=norm, names=names)
+    if not net.lin: return _Kernels(attend=attend, norm=norm, rotate=rotate, names=names)
     m = net.modeling
     chunk, step = _torch_fn(m.torch_chunk_gated_delta_rule), _stepping(_torch_fn(m.torch_recurrent_gated_delta_rule))
     names.update(gdn_prefill="torch", gdn_decode="torch", conv="torch")
@@ -310,7 +329,7 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fused_norm: 
             if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule)) is None: step, names["gdn_decode"] = fla_step_in_place, "fla, state in place"
             else: names["in_place_unavailable"] = why
         except Exception as e: names["fla_unavailable"] = f"{type(e).__name__}: {str(e)[:200]}"
-    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, norm, names)
+    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, norm, rotate, names)
 
 # %% ../nbs/14_engine.ipynb #c623574f
 class _State:
@@ -357,8 +376,9 @@ def _attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tenso
     o = F.scaled_dot_product_attention(q.reshape(B, KVH, g * T, D), k, v, attn_mask=m, scale=scale)
     return o.reshape(B, H, T, D).transpose(1, 2).reshape(B, T, H * D)
 
-def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, norm: Callable = module_norm):
-    "Queries [B, H, T, D], keys and values [B, KVH, T, D] of one attention layer (rotary applied), and its output gate."
+def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, norm: Callable = module_norm,
+         rot: torch.Tensor | None = None):
+    "Queries [B, H, T, D], keys and values [B, KVH, T, D] of one attention layer (rotary applied: by each row's matrix `rot` when given, T = 1), and its output gate."
     B, T, _ = x.shape
     D = net.head_dim
     if net.qwen35:
@@ -367,6 +387,7 @@ def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
     else: q, gate = attn.q_proj(x).view(B, T, -1, D), None
     k, v = attn.k_proj(x).view(B, T, -1, D), attn.v_proj(x).view(B, T, -1, D)
     if hasattr(attn, "q_norm"): q, k = norm(attn.q_norm, q), norm(attn.k_norm, k)
+    if rot is not None: return *(torch.bmm(t.reshape(B, -1, D), rot)[:, :, None] for t in (q, k)), v.transpose(1, 2), gate
     q, k = net.modeling.apply_rotary_pos_emb(q.transpose(1, 2), k.transpose(1, 2), cos, sin)
     return q, k, v.transpose(1, 2), gate
 
@@ -515,11 +536,11 @@ def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, p
     return net.head(kern.norm(net.body.norm, h[:, last])).float()[0]
 
 # %% ../nbs/14_engine.ipynb #9101e60e
-def _decode_attention(net: _Net, layer, h: torch.Tensor, cos, sin, kv: torch.Tensor, rows, write, kern: _Kernels, flash: tuple,
+def _decode_attention(net: _Net, layer, h: torch.Tensor, cos, sin, rot, kv: torch.Tensor, rows, write, kern: _Kernels, flash: tuple,
                       see: torch.Tensor | None) -> torch.Tensor:
     "One full-attention layer of the decoding step, residual included: keys and values written at `write`, attention over each slot."
     attn, B = layer.self_attn, h.shape[0]
-    q, k, v, gate = _qkv(net, attn, kern.norm(layer.input_layernorm, h), cos, sin, kern.norm)
+    q, k, v, gate = _qkv(net, attn, kern.norm(layer.input_layernorm, h), cos, sin, kern.norm, rot)
     kv[0, rows, write], kv[1, rows, write] = k[:, :, 0], v[:, :, 0]
     if see is None: o = kern.attend(q[:, :, 0].contiguous(), kv[0].flatten(0, 1), kv[1].flatten(0, 1), *flash, attn.scaling).reshape(B, 1, -1)
     else: o = _attend(q, kv[0, :B, :see.shape[1]].transpose(1, 2), kv[1, :B, :see.shape[1]].transpose(1, 2), see[:, None], attn.scaling)
@@ -551,6 +572,7 @@ def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, po
     rows = torch.arange(B, device=ids.device)
     h = net.body.embed_tokens(ids[:, None])
     cos, sin = net.rotary(h, pos[:, None])
+    rot = _rotation(cos, sin, net.head_dim) if kern.rotate else None
     write = torch.where(active, pos, st.cap)                     # rows sitting out write into the scratch position
     flash, see = (), None
     if kern.attend is not None:                                  # row b's keys start at b × (cap + 1); it sees pos + 1 of them
@@ -559,7 +581,7 @@ def _decode_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, po
     else: see = torch.arange(length, device=ids.device)[None, :] <= torch.where(active, pos, 0)[:, None]
     for i, layer in enumerate(net.body.layers):
         li = net.index[i]
-        if net.types[i] == "full_attention": h = attention(net, layer, h, cos, sin, st.kv[li], rows, write, kern, flash, see)
+        if net.types[i] == "full_attention": h = attention(net, layer, h, cos, sin, rot, st.kv[li], rows, write, kern, flash, see)
         else: h = gdn(layer, h, st.conv[li, :B], st.rec[li, :B], active, kern)
         h = mlp(layer, h, kern)
     return net.head(kern.norm(net.body.norm, h))[:, 0].float()
@@ -625,7 +647,7 @@ class RolloutEngine:
         self.policy, self.cfg = policy, cfg
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
         self.net = _Net(policy.model)
-        self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fused_norm)
+        self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fuse)
         self.state: _State | None = None
         self.slots: list[_Slot] = []
         self.waiting: deque[_Req] = deque()
