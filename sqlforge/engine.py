@@ -245,6 +245,7 @@ class _Kernels:
     conv_update: Callable | None = None
     varlen: bool = False                  # the chunked delta rule takes packed sequences (`cu_seqlens`)
     gva: bool = False                     # the delta rule takes fewer key heads than value heads (no repeat)
+    raw_gate: bool = False                # the decoding step's delta rule takes the raw gate projections (+ A_log, dt_bias) and derives decay and β itself
     attend: Callable | None = None        # variable-length attention (`varlen_reference`'s signature); None: masked SDPA
     norm: Callable = module_norm          # the models' norms: `module_norm`, or `fused_norm`
     rotate: bool = False                  # the decoding step rotates queries and keys by one matmul each (`_rotation`)
@@ -272,8 +273,8 @@ def _stepping(rec: Callable) -> Callable:
         return o
     return step
 
-def fla_step_in_place(q, k, v, g, beta, state):
-    "The decoding step of fla's fused recurrent kernel with its final state written over its initial state (each program reads its slice before writing it)."
+def fla_step_in_place(q, k, v, g, beta, state, A_log=None, dt_bias=None):
+    "The decoding step of fla's fused recurrent kernel with its final state written over its initial state (each program reads its slice before writing it); with `A_log`, `g` and `beta` are the raw projections a and b, and the kernel takes the decay −exp(A_log)·softplus(a + dt_bias) and β = sigmoid(b) itself."
     import triton
     from fla.ops.gated_delta_rule.fused_recurrent import fused_recurrent_gated_delta_rule_fwd_kernel as kernel
     q, k, v, g, beta = (x.contiguous() for x in (q, k, v, g, beta))
@@ -282,25 +283,27 @@ def fla_step_in_place(q, k, v, g, beta, state):
     BV = min(8, triton.next_power_of_2(V))
     o = torch.empty_like(v)
     kernel[(triton.cdiv(V, BV) * B * HV,)](
-        q=q, k=k, v=v, g=g, gk=None, gv=None, beta=beta, A_log=None, dt_bias=None, o=o, h0=state, ht=state, cu_seqlens=None,
+        q=q, k=k, v=v, g=g, gk=None, gv=None, beta=beta, A_log=A_log, dt_bias=dt_bias, o=o, h0=state, ht=state, cu_seqlens=None,
         scale=K ** -0.5, T=T, H=H, HV=HV, K=K, V=V, BK=triton.next_power_of_2(K), BV=BV, IS_BETA_HEADWISE=beta.ndim != v.ndim,
-        USE_QK_L2NORM_IN_KERNEL=True, APPLY_BETA_SIGMOID=False, ALLOW_NEG_EIGVAL=False, STATE_V_FIRST=False, num_warps=1, num_stages=3)
+        USE_QK_L2NORM_IN_KERNEL=True, APPLY_BETA_SIGMOID=A_log is not None, ALLOW_NEG_EIGVAL=False, STATE_V_FIRST=False, num_warps=1, num_stages=3)
     return o
 
-def _in_place_fault(net: _Net, rec: Callable) -> str | None:
-    "None when `fla_step_in_place` gives `rec`'s output and final state on the model's shapes; else why not."
-    gen = torch.Generator().manual_seed(0)
-    H = net.body.layers[net.lin[0]].linear_attn.num_k_heads
-    q, k = (torch.randn(3, 1, H, net.k_dim, generator=gen).to(net.device, net.dtype) for _ in range(2))
+def _in_place_fault(net: _Net, rec: Callable, raw: bool = False) -> str | None:
+    "None when `fla_step_in_place` gives `rec`'s output and final state on the model's shapes (with `raw`, from the raw gate projections, a row given −∞ keeping its state exactly); else why not."
+    gen, mod = torch.Generator().manual_seed(0), net.body.layers[net.lin[0]].linear_attn
+    q, k = (torch.randn(3, 1, mod.num_k_heads, net.k_dim, generator=gen).to(net.device, net.dtype) for _ in range(2))
     v = torch.randn(3, 1, net.v_heads, net.v_dim, generator=gen).to(net.device, net.dtype)
-    g, beta = -torch.rand(3, 1, net.v_heads, generator=gen).to(net.device), torch.rand(3, 1, net.v_heads, generator=gen).to(net.device, net.dtype)
+    a, b = (torch.randn(3, 1, net.v_heads, generator=gen).to(net.device, net.dtype) for _ in range(2))
+    if raw: a[2], b[2] = -math.inf, -math.inf                       # row 2 sits out
+    g, beta = _gdn_gates(mod, a, b)
     s0 = torch.randn(3, net.v_heads, net.k_dim, net.v_dim, generator=gen).to(net.device)
     try:
         s = s0.clone()
-        o = fla_step_in_place(q, k, v, g, beta, s)
+        o = fla_step_in_place(q, k, v, a, b, s, mod.A_log, mod.dt_bias) if raw else fla_step_in_place(q, k, v, g, beta, s)
     except Exception as e: return f"{type(e).__name__}: {str(e)[:200]}"
     o_ref, s_ref = rec(q, k, v, g=g, beta=beta, initial_state=s0, output_final_state=True, use_qk_l2norm_in_kernel=True)
     ok = torch.allclose(o.float(), o_ref.float(), rtol=1e-3, atol=1e-3) and torch.allclose(s, s_ref, rtol=1e-4, atol=1e-4)
+    if raw and not s[2].equal(s0[2]): return "a row given −∞ gates changed its state"
     return None if ok else "its output or state differs from fla's own function"
 
 def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool = False) -> _Kernels:
@@ -320,16 +323,19 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool =
     m = net.modeling
     chunk, step = _torch_fn(m.torch_chunk_gated_delta_rule), _stepping(_torch_fn(m.torch_recurrent_gated_delta_rule))
     names.update(gdn_prefill="torch", gdn_decode="torch", conv="torch")
-    fla = False
+    fla = raw = False
     if use_fla and net.device.type == "cuda":
         try:
             from fla.ops.gated_delta_rule import chunk_gated_delta_rule, fused_recurrent_gated_delta_rule
             chunk, step, fla = chunk_gated_delta_rule, _stepping(fused_recurrent_gated_delta_rule), True
             names.update(gdn_prefill="fla", gdn_decode="fla")
-            if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule)) is None: step, names["gdn_decode"] = fla_step_in_place, "fla, state in place"
+            if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule)) is None:
+                step, names["gdn_decode"] = fla_step_in_place, "fla, state in place"
+                if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule, raw=True)) is None: raw, names["gdn_decode"] = True, "fla, state in place, gates in the kernel"
+                else: names["raw_gate_unavailable"] = why
             else: names["in_place_unavailable"] = why
         except Exception as e: names["fla_unavailable"] = f"{type(e).__name__}: {str(e)[:200]}"
-    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, attend, norm, rotate, names)
+    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, raw, attend, norm, rotate, names)
 
 # %% ../nbs/14_engine.ipynb #c623574f
 class _State:
@@ -394,15 +400,21 @@ def _qkv(net: _Net, attn, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
 def _attn_out(attn, o: torch.Tensor, gate: torch.Tensor | None) -> torch.Tensor:
     return attn.o_proj(o if gate is None else o * torch.sigmoid(gate))
 
-def _gdn_inputs(mod, mixed: torch.Tensor, b: torch.Tensor, a: torch.Tensor, gva: bool = False):
-    "q, k [B, T, v_heads, k_dim] ([B, T, k_heads, k_dim] for a kernel that groups value heads itself), v [B, T, v_heads, v_dim], decay g and beta [B, T, v_heads] after the convolution."
+def _gdn_qkv(mod, mixed: torch.Tensor, gva: bool = False):
+    "q, k [B, T, v_heads, k_dim] ([B, T, k_heads, k_dim] for a kernel that groups value heads itself) and v [B, T, v_heads, v_dim] after the convolution."
     B, T, _ = mixed.shape
     q, k, v = torch.split(mixed, [mod.key_dim, mod.key_dim, mod.value_dim], dim=-1)
     q, k = q.reshape(B, T, -1, mod.head_k_dim), k.reshape(B, T, -1, mod.head_k_dim)
-    v = v.reshape(B, T, -1, mod.head_v_dim)
-    beta, g = b.sigmoid(), -mod.A_log.float().exp() * F.softplus(a.float() + mod.dt_bias)
     if (r := mod.num_v_heads // mod.num_k_heads) > 1 and not gva: q, k = q.repeat_interleave(r, dim=2), k.repeat_interleave(r, dim=2)
-    return q, k, v, g, beta
+    return q, k, v.reshape(B, T, -1, mod.head_v_dim)
+
+def _gdn_gates(mod, a: torch.Tensor, b: torch.Tensor):
+    "The decay g (fp32) and β [B, T, v_heads] from the raw projections a and b."
+    return -mod.A_log.float().exp() * F.softplus(a.float() + mod.dt_bias), b.sigmoid()
+
+def _gdn_inputs(mod, mixed: torch.Tensor, b: torch.Tensor, a: torch.Tensor, gva: bool = False):
+    "`_gdn_qkv`'s q, k, v and `_gdn_gates`' decay g and β."
+    return *_gdn_qkv(mod, mixed, gva), *_gdn_gates(mod, a, b)
 
 def _gdn_out(mod, o: torch.Tensor, z: torch.Tensor, norm: Callable = module_norm) -> torch.Tensor:
     B, T = o.shape[:2]
@@ -554,10 +566,16 @@ def _decode_gdn(layer, h: torch.Tensor, conv_state: torch.Tensor, rec_state: tor
     conv = conv_state.clone()
     mixed = kern.conv_update(mixed, conv, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, mod.activation)
     conv_state.copy_(torch.where(active[:, None, None], conv, conv_state))
-    q, k, v, g, beta = _gdn_inputs(mod, mixed.transpose(1, 2), mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
-    on = active.to(torch.float32)[:, None, None]
-    g, beta = g * on, beta * on.to(beta.dtype)                   # rows sitting out: state unchanged
-    return h + _gdn_out(mod, kern.recurrent(q, k, v, g, beta, rec_state), z, kern.norm)
+    q, k, v = _gdn_qkv(mod, mixed.transpose(1, 2), kern.gva)
+    a, b = mod.in_proj_a(x), mod.in_proj_b(x)
+    if kern.raw_gate:              # decay and β in the kernel; a row sitting out gets a = b = −∞: decay 1, β 0, its state unchanged
+        off = ~active[:, None, None]
+        o = kern.recurrent(q, k, v, a.masked_fill(off, -math.inf), b.masked_fill(off, -math.inf), rec_state, mod.A_log, mod.dt_bias)
+    else:
+        g, beta = _gdn_gates(mod, a, b)
+        on = active.to(torch.float32)[:, None, None]
+        o = kern.recurrent(q, k, v, g * on, beta * on.to(beta.dtype), rec_state)    # rows sitting out: state unchanged
+    return h + _gdn_out(mod, o, z, kern.norm)
 
 def _decode_mlp(layer, h: torch.Tensor, kern: _Kernels) -> torch.Tensor:
     return h + layer.mlp(kern.norm(layer.post_attention_layernorm, h))
