@@ -219,14 +219,14 @@ def _trainer_gap(pol: Policy, prompts: list, gens: list, params: list) -> dict:
             "tokens": len(diffs), "out_of_support": len(diffs) - len(ok)}
 
 def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16, prompt_tokens: int = 512,
-                    new_tokens: int = 128, budget_s: float = 300.0) -> dict:
-    "Engine against reference (tokens) and against the trainer's forward (log-probs) on this device; `engine_selftest.json`."
+                    new_tokens: int = 128, budget_s: float = 300.0, variant: str = "engine") -> dict:
+    "Engine (`variant`: an `ENGINE_VARIANTS` name) against reference (tokens) and against the trainer's forward (log-probs) on this device; `engine_selftest.json`."
     from sqlforge.backends import TransformersBackend
     from sqlforge.engine import EngineConfig, gdn_kernels, pin_torch_gdn, random_init_policy
     t0, checks, dev = time.time(), [], "cuda" if torch.cuda.is_available() else "cpu"
     pinned = pin_torch_gdn()
     def write(status):
-        res = {**run_manifest({"model": model, "n": n, "prompt_tokens": prompt_tokens, "new_tokens": new_tokens}),
+        res = {**run_manifest({"model": model, "n": n, "prompt_tokens": prompt_tokens, "new_tokens": new_tokens, "variant": variant}),
                "status": status, "transformers_gdn_kernels": pinned, "checks": checks, "seconds": round(time.time() - t0, 1)}
         atomic_write_json(Path(out) / "engine_selftest.json", res)
         return res
@@ -244,7 +244,7 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
         g = torch.Generator().manual_seed(0)
         P = [torch.randint(3, 1000, (200,), generator=g).tolist() for _ in range(6)]
         sp = [SamplingParams(temperature=1.0, max_new_tokens=32, seed=i) for i in range(6)]
-        eng, ref = backend(pol, True), backend(pol, False)
+        eng, ref = backend(pol, True, **ENGINE_VARIANTS[variant]), backend(pol, False)
         a, b = eng.generate(P, sp), ref.generate(P, sp)
         P2 = [p + list(x.token_ids) + torch.randint(3, 1000, (40,), generator=g).tolist() for p, x in zip(P, a)]
         a2, b2 = eng.generate(P2, sp), ref.generate(P2, sp)
@@ -260,7 +260,7 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
         g = torch.Generator().manual_seed(1)
         P = [torch.randint(3, vocab, (prompt_tokens,), generator=g).tolist() for _ in range(n)]
         sp = [SamplingParams(temperature=0.6, max_new_tokens=new_tokens, seed=i) for i in range(n)]
-        fast, plain, ref = backend(pol, True), backend(pol, True, cuda_graphs=False, fla=False), backend(pol, False)
+        fast, plain, ref = backend(pol, True, **ENGINE_VARIANTS[variant]), backend(pol, True, cuda_graphs=False, fla=False), backend(pol, False)
         t = time.time(); E = fast.generate(P, sp); t_e = time.time() - t
         T, R = plain.generate(P, sp), ref.generate(P, sp)
         state.update(pol=pol, P=P, sp=sp, E=E, R=R, fast=fast, ref=ref, g=g, vocab=vocab)
@@ -430,7 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=40, help="profile: engine steps recorded (after --skip)")
     ap.add_argument("--skip", type=int, default=200, help="profile: engine steps before the recorded window")
     ap.add_argument("--no-graphs", action="store_true", help="profile: decode eagerly, without CUDA graphs")
-    ap.add_argument("--variant", default="engine", choices=list(ENGINE_VARIANTS), help="profile: the engine as configured by ENGINE_VARIANTS")
+    ap.add_argument("--variant", default="engine", choices=list(ENGINE_VARIANTS), help="profile / selftest: the engine as configured by ENGINE_VARIANTS")
     a = ap.parse_args(argv)
     if a.what == "cpu": print(json.dumps(cpu_episodes_per_minute(out=a.out))); return 0
     if a.what == "engine":
@@ -441,7 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pr = engine_profile(name, w, a.out, a.steps, a.skip, not a.no_graphs, variant=a.variant)
             print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
-    if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0); return 0
+    if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0, variant=a.variant); return 0
     if a.what == "step":
         from sqlforge.grpo import bench_step
         rep = bench_step(a.model, turns=a.turns, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
