@@ -424,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rollout", action="store_true", help="step: a real rollout through the harness (else fabricated)")
     ap.add_argument("--no-grad-checkpointing", action="store_true", help="step: backward without recomputation")
     ap.add_argument("--no-tf32", action="store_true", help="step: the adapter's fp32 matmuls without TF32 tensor cores")
+    ap.add_argument("--fuse", action="store_true", help="step: GRPOConfig.fuse (the norms through torch's fused RMSNorm, the engine's fused decoding step)")
     ap.add_argument("--token-budget", type=int, default=16384, help="step: tokens per micro-batch")
     ap.add_argument("--turns", type=int, default=3, help="step: turns per episode")
     ap.add_argument("--profile-backward", type=int, default=0, metavar="N", help="step: profile one more backward pass, keep its N costliest operators")
@@ -445,7 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.what == "step":
         from sqlforge.grpo import bench_step
         rep = bench_step(a.model, turns=a.turns, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
-                         token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32,
+                         token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32, fuse=a.fuse,
                          out=Path(a.out) / f"grpo_step_{a.model}.json")
         print(json.dumps({k: rep.get(k) for k in ("s_step", "s_rollout", "s_backward", "train_tokens_per_s", "mfu")})); return 0
     gpu_decode_plan(DecodePlan(tuple(a.models), tuple(a.batches), tuple(a.modes), repeats=a.repeats,

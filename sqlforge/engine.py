@@ -4,7 +4,7 @@
 
 # %% ../nbs/14_engine.ipynb #f790cb96
 from __future__ import annotations
-import dataclasses, math, os, sys, time
+import dataclasses, math, os, sys, time, types
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
@@ -20,7 +20,7 @@ from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
 # %% auto #0
 __all__ = ['SUPPORTED', 'GDN_TOLERANCE', 'EngineConfig', 'engine_support', 'random_init_policy', 'gdn_kernels', 'pin_torch_gdn',
            'gdn_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen', 'module_norm', 'fused_norm',
-           'fla_step_in_place', 'RolloutEngine']
+           'fuse_norms', 'fla_step_in_place', 'RolloutEngine']
 
 # %% ../nbs/14_engine.ipynb #023819ad
 @dataclass(frozen=True)
@@ -216,24 +216,46 @@ def _differs(got: torch.Tensor, want: torch.Tensor) -> float:
     "Relative difference ‖got − want‖ / ‖want‖, in fp32."
     return ((got.float() - want.float()).norm() / want.float().norm()).item()
 
-def _fuse_fault(net: _Net) -> str | None:
-    "None when `fused_norm` gives each class of the model's norms its module's output and `_rotation` the model's rotary embedding, on the model's device and dtype (relative difference under 0.01); else why not."
+def _norm_fault(norms: Sequence[torch.nn.Module], device: torch.device, dtype: torch.dtype) -> str | None:
+    "None when `fused_norm` gives each class among `norms` its class's own forward — output and input gradient — on `device` in `dtype` (relative difference under 0.01); else why not."
     gen, first = torch.Generator().manual_seed(0), {}
-    for m in net.body.modules():
-        if type(m).__name__ in _NORM_KINDS: first.setdefault(type(m).__name__, m)
+    for m in norms: first.setdefault(type(m).__name__, m)
     for name, m in first.items():
-        x, z = (torch.randn(3, m.weight.shape[0], generator=gen).to(net.device, net.dtype) for _ in range(2))
-        args = (x, z) if name.endswith("Gated") else (x,)           # a gated norm takes its gate
-        try: err = _differs(fused_norm(m, *args), m(*args))
+        x, z = (torch.randn(3, m.weight.shape[0], generator=gen).to(device, dtype) for _ in range(2))
+        gate = (z,) if name.endswith("Gated") else ()                # a gated norm takes its gate
+        try:
+            with torch.enable_grad():
+                got = []
+                for f in (fused_norm, type(m).forward):              # the class's forward: an instance's may be `fused_norm` already
+                    xi = x.clone().requires_grad_(True)
+                    y = f(m, xi, *gate)
+                    got += [y, torch.autograd.grad(y.float().square().sum(), xi)[0]]
+            err = max(_differs(got[0], got[2]), _differs(got[1], got[3]))
         except Exception as e: return f"{name}: {type(e).__name__}: {str(e)[:200]}"
         if not err < 0.01: return f"{name}: it differs from the module's own forward by {err:.3f} (relative)"
+    return None
+
+def _fuse_fault(net: _Net) -> str | None:
+    "None when `_norm_fault` passes for the model's norms and `_rotation` gives the model's rotary embedding on its device and dtype (relative difference under 0.01); else why not."
+    if why := _norm_fault([m for m in net.body.modules() if type(m).__name__ in _NORM_KINDS], net.device, net.dtype): return why
     if not net.attn: return None
+    gen = torch.Generator().manual_seed(0)
     q = torch.randn(3, net.c.num_attention_heads, 1, net.head_dim, generator=gen).to(net.device, net.dtype)
     try:
         cos, sin = net.rotary(q, torch.tensor([[0], [7], [3000]], device=net.device))
         err = _differs(torch.bmm(q[:, :, 0], _rotation(cos, sin, net.head_dim))[:, :, None], net.modeling.apply_rotary_pos_emb(q, q, cos, sin)[0])
     except Exception as e: return f"rotary: {type(e).__name__}: {str(e)[:200]}"
     return None if err < 0.01 else f"rotary: the rotation differs from apply_rotary_pos_emb by {err:.3f} (relative)"
+
+def _fused_forward(self, x: torch.Tensor, *gate: torch.Tensor) -> torch.Tensor: return fused_norm(self, x, *gate)
+
+def fuse_norms(model: torch.nn.Module) -> str:
+    "From now on every norm of `model` of a class `fused_norm` knows runs through it — training, scoring and generation alike — where `_norm_fault` passes on their device; what the norms run, for the manifest."
+    norms = [m for m in model.modules() if type(m).__name__ in _NORM_KINDS]
+    if not norms: return "modules: none of a class fused_norm knows"
+    if why := _norm_fault(norms, norms[0].weight.device, norms[0].weight.dtype): return f"modules: {why}"
+    for m in norms: m.forward = types.MethodType(_fused_forward, m)
+    return "fused"
 
 # %% ../nbs/14_engine.ipynb #acd07359
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import torch
 
 from .core import (
     JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, portable, run_manifest, sha256_file, sha256_json)
-from .engine import EngineConfig, training_gdn
+from .engine import EngineConfig, fuse_norms, training_gdn
 from .harness import Transcript, run_episodes
 from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool
@@ -166,7 +166,7 @@ def set_rng_state(s: dict) -> None:
     if s.get("cuda") is not None and torch.cuda.is_available(): torch.cuda.set_rng_state_all(s["cuda"])
 
 # %% ../nbs/20c_grpo.ipynb #1b3fb72a
-OPERATIONAL = ("steps", "ckpt_every", "keep_checkpoints", "save_every", "save_steps", "out", "adapters_root", "device", "tf32",
+OPERATIONAL = ("steps", "ckpt_every", "keep_checkpoints", "save_every", "save_steps", "out", "adapters_root", "device", "tf32", "fuse",
                "rollout_batch", "token_budget", "logprob_chunk")
 
 def _file_fingerprint(path: str | Path) -> str:
@@ -199,8 +199,9 @@ class GRPOTrainer:
         self.pool = TaskPool([t.id for t in self.suite.tasks], cfg.pass_window, cfg.rest_after, cfg.rest_steps, priors)
         self.kernels = training_gdn(self.policy.device)     # the loss's Gated DeltaNet: fla's where its backward is right here
         self.matmuls = adapter_matmuls(self.policy.device, cfg.tf32)
+        self.norms = fuse_norms(self.policy.model) if cfg.fuse else "modules"
         self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch, engine_config=EngineConfig(
-            slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context))
+            slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context, fuse=cfg.fuse))
         self.sql = SqlPool()
         self.step_done, self.budget = 0, cfg.token_budget
         if self.is_main:
@@ -388,7 +389,7 @@ class GRPOTrainer:
                                        trainable_parameters=sum(p.numel() for p in self.params),
                                        norm_constant=self.cfg.norm_constant, world_size=self.world_size,
                                        rollout_backend=self.backend.info() if hasattr(self.backend, "info") else type(self.backend).__name__,
-                                       training_gdn_kernels=self.kernels, adapter_matmuls=self.matmuls))
+                                       training_gdn_kernels=self.kernels, adapter_matmuls=self.matmuls, norms=self.norms))
 
     def save_checkpoint(self) -> Path:
         "Write `checkpoints/step<N>` atomically, point LATEST at it, keep the newest `keep_checkpoints`."

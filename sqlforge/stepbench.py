@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from .core import atomic_write_json, project_root, run_manifest
-from .engine import EngineConfig, training_gdn
+from .engine import EngineConfig, fuse_norms, training_gdn
 from .harness import HarnessConfig, run_episodes
 from .models import Policy, SamplingParams, load_policy
 from .sandbox import SqlPool
@@ -80,7 +80,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                token_budget: int = 16384, logprob_chunk: int = 1024, lora_r: int = 32, lora_alpha: int = 64,
                device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0,
                grad_checkpointing: bool = True, max_context: int = 8192, engine: bool | str = "auto",
-               warmup: bool = True, profile_backward: int = 0, tf32: bool = True) -> dict:
+               warmup: bool = True, profile_backward: int = 0, tf32: bool = True, fuse: bool = False) -> dict:
     "Time one GRPO step (rollout / scoring / backward) at the given lengths; write and return a JSON report."
     import tempfile as _tmp
     from sqlforge.backends import TransformersBackend
@@ -100,6 +100,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         pol = add_lora(load_policy(model, device=device), lora_r, lora_alpha, 0.0, seed, grad_checkpointing=grad_checkpointing)
         kernels = training_gdn(pol.device)
         matmuls = adapter_matmuls(pol.device, tf32)
+        norms = fuse_norms(pol.model) if fuse else "modules"
         params = trainable_parameters(pol.model)
         t_load = time.time() - t0
         jobs = [(t, episode_seed(seed, 1, k, g)) for k, t in enumerate(suite.tasks) for g in range(group)]
@@ -110,12 +111,12 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                "trainable_params": sum(p.numel() for p in params), "token_budget": token_budget,
                "seconds_load": round(t_load, 2), "rollout": "real" if rollout else "skipped (fabricated trajectories)",
                "grad_checkpointing": grad_checkpointing, "max_context": max_context, "training_gdn_kernels": kernels,
-               "adapter_matmuls": matmuls}
+               "adapter_matmuls": matmuls, "norms": norms}
         with SqlPool() as sql:
             if rollout:
                 pol.model.eval()
                 be = TransformersBackend(pol, max_batch=len(jobs), engine=engine,
-                                         engine_config=EngineConfig(slots=len(jobs), slot_tokens=max_context))
+                                         engine_config=EngineConfig(slots=len(jobs), slot_tokens=max_context, fuse=fuse))
                 if warmup and be.engine is not None and pol.device.type == "cuda":     # fla's compilation, first CUDA graphs: a short rollout
                     t = time.time()
                     short = dataclasses.replace(harness, max_turns=2, sampling=dataclasses.replace(harness.sampling, max_new_tokens=32))
