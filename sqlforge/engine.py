@@ -253,7 +253,8 @@ def fuse_norms(model: torch.nn.Module) -> str:
     "From now on every norm of `model` of a class `fused_norm` knows runs through it — training, scoring and generation alike — where `_norm_fault` passes on their device; what the norms run, for the manifest."
     norms = [m for m in model.modules() if type(m).__name__ in _NORM_KINDS]
     if not norms: return "modules: none of a class fused_norm knows"
-    if why := _norm_fault(norms, norms[0].weight.device, norms[0].weight.dtype): return f"modules: {why}"
+    emb = model.get_input_embeddings().weight                      # the activations' dtype (a norm's weight may be kept in fp32)
+    if why := _norm_fault(norms, emb.device, emb.dtype): return f"modules: {why}"
     for m in norms: m.forward = types.MethodType(_fused_forward, m)
     return "fused"
 
