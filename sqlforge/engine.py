@@ -217,20 +217,21 @@ def _differs(got: torch.Tensor, want: torch.Tensor) -> float:
     return ((got.float() - want.float()).norm() / want.float().norm()).item()
 
 def _norm_fault(norms: Sequence[torch.nn.Module], device: torch.device, dtype: torch.dtype) -> str | None:
-    "None when `fused_norm` gives each class among `norms` its class's own forward — output and input gradient — on `device` in `dtype` (relative difference under 0.01); else why not."
+    "None when `fused_norm` gives each class among `norms` its class's own forward — output (its dtype too) and the inputs' gradients — on `device` in `dtype` (relative difference under 0.01); else why not."
     gen, first = torch.Generator().manual_seed(0), {}
     for m in norms: first.setdefault(type(m).__name__, m)
     for name, m in first.items():
         x, z = (torch.randn(3, m.weight.shape[0], generator=gen).to(device, dtype) for _ in range(2))
-        gate = (z,) if name.endswith("Gated") else ()                # a gated norm takes its gate
+        n = 2 if name.endswith("Gated") else 1                       # a gated norm takes its gate
         try:
             with torch.enable_grad():
                 got = []
                 for f in (fused_norm, type(m).forward):              # the class's forward: an instance's may be `fused_norm` already
-                    xi = x.clone().requires_grad_(True)
-                    y = f(m, xi, *gate)
-                    got += [y, torch.autograd.grad(y.float().square().sum(), xi)[0]]
-            err = max(_differs(got[0], got[2]), _differs(got[1], got[3]))
+                    ins = [t.clone().requires_grad_(True) for t in (x, z)[:n]]
+                    y = f(m, *ins)
+                    got.append([y, *torch.autograd.grad(y.float().square().sum(), ins, materialize_grads=True)])   # the output, the inputs' gradients
+            if got[0][0].dtype != got[1][0].dtype: return f"{name}: its output is {got[0][0].dtype}, the module's {got[1][0].dtype}"
+            err = max(_differs(a, b) for a, b in zip(*got))
         except Exception as e: return f"{name}: {type(e).__name__}: {str(e)[:200]}"
         if not err < 0.01: return f"{name}: it differs from the module's own forward by {err:.3f} (relative)"
     return None
@@ -250,7 +251,7 @@ def _fuse_fault(net: _Net) -> str | None:
 def _fused_forward(self, x: torch.Tensor, *gate: torch.Tensor) -> torch.Tensor: return fused_norm(self, x, *gate)
 
 def fuse_norms(model: torch.nn.Module) -> str:
-    "From now on every norm of `model` of a class `fused_norm` knows runs through it — training, scoring and generation alike — where `_norm_fault` passes on their device; what the norms run, for the manifest."
+    "From now on every norm of `model` of a class `fused_norm` knows runs through it — training, scoring and generation alike — where `_norm_fault` passes on their device; what the norms run, for the manifest. (The model's state_dict saves as before; the whole module no longer pickles.)"
     norms = [m for m in model.modules() if type(m).__name__ in _NORM_KINDS]
     if not norms: return "modules: none of a class fused_norm knows"
     emb = model.get_input_embeddings().weight                      # the activations' dtype (a norm's weight may be kept in fp32)
@@ -318,7 +319,7 @@ def _in_place_fault(net: _Net, rec: Callable, raw: bool = False) -> str | None:
     v = torch.randn(3, 1, net.v_heads, net.v_dim, generator=gen).to(net.device, net.dtype)
     a, b = (torch.randn(3, 1, net.v_heads, generator=gen).to(net.device, net.dtype) for _ in range(2))
     if raw: a[2], b[2] = -math.inf, -math.inf                       # row 2 sits out
-    g, beta = _gdn_gates(mod, a, b)
+    g, beta = _gdn_gates(mod, a, b.float() if raw else b)           # the kernel takes sigmoid(b) in fp32, unrounded
     s0 = torch.randn(3, net.v_heads, net.k_dim, net.v_dim, generator=gen).to(net.device)
     try:
         s = s0.clone()
