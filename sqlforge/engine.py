@@ -19,8 +19,9 @@ from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
 
 # %% auto #0
 __all__ = ['SUPPORTED', 'GDN_TOLERANCE', 'EngineConfig', 'engine_support', 'random_init_policy', 'gdn_kernels', 'pin_torch_gdn',
-           'gdn_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen', 'module_norm', 'fused_norm',
-           'fuse_norms', 'fla_step_in_place', 'RolloutEngine']
+           'FlaConv1d', 'gdn_disagreement', 'conv_disagreement', 'training_gdn', 'varlen_reference', 'flash_varlen',
+           'module_norm', 'fused_norm', 'fuse_norms', 'fla_step_in_place', 'fla_conv_update', 'packed_conv_reference',
+           'RolloutEngine']
 
 # %% ../nbs/14_engine.ipynb #023819ad
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class _Net:
     def fixed_bytes(self) -> int:
         "Bytes of convolution and recurrent state per slot."
         el = torch.empty(0, dtype=self.dtype).element_size()
-        return len(self.lin) * (self.conv_dim * (self.conv_k - 1) * el + self.v_heads * self.k_dim * self.v_dim * 4) if self.lin else 0
+        return len(self.lin) * (self.conv_dim * self.conv_k * el + self.v_heads * self.k_dim * self.v_dim * 4) if self.lin else 0
 
     def rotary(self, h: torch.Tensor, pos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         "cos and sin at positions `pos` [B, T] (Qwen3.5's text positions repeat on its three rotary sections)."
@@ -132,7 +133,8 @@ def gdn_kernels() -> dict[str, str]:
     for n in _GDN_NAMES:
         f = getattr(m, n)
         pkg = "fla" if "gated_delta_rule" in n else "causal_conv1d"
-        out[n] = "torch" if not hasattr(f, "__wrapped__") or importlib.util.find_spec(pkg) is None else pkg
+        if isinstance(f, FlaConv1d): out[n] = "fla"
+        else: out[n] = "torch" if not hasattr(f, "__wrapped__") or importlib.util.find_spec(pkg) is None else pkg
     return out
 
 def pin_torch_gdn() -> dict[str, str]:
@@ -141,7 +143,20 @@ def pin_torch_gdn() -> dict[str, str]:
     for n in _GDN_NAMES: setattr(m, n, _torch_fn(getattr(m, n)))
     return gdn_kernels()
 
+class FlaConv1d:
+    "transformers' `causal_conv1d_fn` through fla's Triton causal convolution, forward and backward, on the [B, T, C] layout the projection wrote (no transposed copies); the pure-torch function kept as `__wrapped__`, as transformers' decorator keeps it."
+    def __init__(self, torch_fn: Callable): self.__wrapped__ = torch_fn
+    def __call__(self, hidden_states: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
+                 activation: str | None = None, **kwargs) -> torch.Tensor:
+        from fla.modules.causal_conv1d import causal_conv1d
+        return causal_conv1d(hidden_states.transpose(1, 2), weight, bias, activation=activation)[0].transpose(1, 2)
+
 GDN_TOLERANCE = 0.05        # relative RMS; bf16 rounding gives about 0.005 (CPU and H200), the miscompiled backward about 0.5
+
+def _worst_rms(got: Sequence[torch.Tensor], want: Sequence[torch.Tensor]) -> float:
+    "The largest relative RMS difference between paired tensors."
+    rms = lambda x: x.pow(2).mean().sqrt()
+    return max((rms(a - b) / rms(b).clamp_min(1e-12)).item() for a, b in zip(got, want))
 
 def gdn_disagreement(candidate: Callable, reference: Callable, device: torch.device | str, dtype: torch.dtype = torch.bfloat16,
                      shape: tuple[int, int, int, int] = (2, 200, 4, 64), seed: int = 0) -> float:
@@ -155,8 +170,29 @@ def gdn_disagreement(candidate: Callable, reference: Callable, device: torch.dev
         o = fn(*xs[:3], g=xs[3], beta=xs[4], use_qk_l2norm_in_kernel=True)[0]
         (o.float() * dout.to(device)).sum().backward()
         return [o.detach().float().cpu()] + [x.grad.float().cpu() for x in xs]
-    rms = lambda x: x.pow(2).mean().sqrt()
-    return max((rms(a - b) / rms(b).clamp_min(1e-12)).item() for a, b in zip(run(candidate, dtype), run(reference, torch.float32)))
+    return _worst_rms(run(candidate, dtype), run(reference, torch.float32))
+
+def conv_disagreement(candidate: Callable, reference: Callable, device: torch.device | str, dtype: torch.dtype = torch.bfloat16,
+                      shape: tuple[int, int, int] = (2, 96, 200), seed: int = 0) -> float:
+    "Largest relative RMS difference of `candidate`'s output and input gradient from `reference`'s (in fp32) on a seeded causal convolution [B, C, T] with SiLU (transformers' `causal_conv1d_fn` signature)."
+    gen = torch.Generator().manual_seed(seed)
+    B, C, T = shape
+    x, w, dout = torch.randn(B, T, C, generator=gen), torch.randn(C, 4, generator=gen) / 2, torch.randn(B, C, T, generator=gen)
+    def run(fn: Callable, dt: torch.dtype) -> list[torch.Tensor]:
+        xt = x.to(device, dt, copy=True).requires_grad_()                  # [B, T, C], as the projection writes it
+        y = fn(xt.transpose(1, 2), w.to(device, dt), None, activation="silu")
+        (y.float() * dout.to(device)).sum().backward()
+        return [y.detach().float().cpu(), xt.grad.float().cpu()]
+    return _worst_rms(run(candidate, dtype), run(reference, torch.float32))
+
+def _training_conv(m, device: torch.device | str) -> str:
+    "Put `FlaConv1d` under transformers' `causal_conv1d_fn` where fla's convolution agrees with the torch function on `device`, forward and backward; what runs, and why."
+    torch_fn = _torch_fn(m.causal_conv1d_fn)
+    try: err = conv_disagreement(FlaConv1d(torch_fn), torch_fn, device)
+    except Exception as e: return f"not used: {type(e).__name__}: {str(e)[:240]}"
+    if not err <= GDN_TOLERANCE: return f"not used: it differs from the torch path by {err:.3f} (relative RMS; tolerance {GDN_TOLERANCE})"
+    m.causal_conv1d_fn = FlaConv1d(torch_fn)
+    return f"checked: relative RMS difference {err:.4f} from the torch path"
 
 def training_gdn(device: torch.device | str) -> dict[str, str]:
     "Train through fla's Gated DeltaNet where its backward runs on `device` and agrees with the torch path; pin the torch path otherwise. What runs, and why."
@@ -168,7 +204,8 @@ def training_gdn(device: torch.device | str) -> dict[str, str]:
     except Exception as e: return {**pin_torch_gdn(), "fla_backward": f"not used: {type(e).__name__}: {str(e)[:240]}"}
     if not err <= GDN_TOLERANCE:
         return {**pin_torch_gdn(), "fla_backward": f"not used: its gradients differ from the torch path's by {err:.3f} (relative RMS; tolerance {GDN_TOLERANCE})"}
-    return {**gdn_kernels(), "fla_backward": f"checked: relative RMS difference {err:.4f} from the torch path"}
+    conv = _training_conv(m, device)
+    return {**gdn_kernels(), "fla_backward": f"checked: relative RMS difference {err:.4f} from the torch path", "fla_conv": conv}
 
 # %% ../nbs/14_engine.ipynb #f1a5a77e
 def varlen_reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_q: torch.Tensor, cu_k: torch.Tensor, max_q: int, max_k: int,
@@ -265,8 +302,9 @@ class _Kernels:
     "The functions the engine calls for token mixing — Gated DeltaNet, attention over the slots — and for the norms, and their names."
     chunk: Callable | None = None
     recurrent: Callable | None = None     # one decoding step (q, k, v, g, beta, state) -> output, the state updated in place
-    conv: Callable | None = None
-    conv_update: Callable | None = None
+    conv: Callable | None = None          # transformers' `causal_conv1d_fn` signature; with `fla_conv`, fla's `causal_conv1d` (packed sequences, states in and out)
+    conv_update: Callable | None = None   # transformers' `causal_conv1d_update` signature: x [B, C, 1], the state advanced in place
+    fla_conv: bool = False                # the convolution is fla's: one call per prefill over every request, one kernel per decoding update
     varlen: bool = False                  # the chunked delta rule takes packed sequences (`cu_seqlens`)
     gva: bool = False                     # the delta rule takes fewer key heads than value heads (no repeat)
     raw_gate: bool = False                # the decoding step's delta rule takes the raw gate projections (+ A_log, dt_bias) and derives decay and β itself
@@ -330,6 +368,42 @@ def _in_place_fault(net: _Net, rec: Callable, raw: bool = False) -> str | None:
     if raw and not s[2].equal(s0[2]): return "a row given −∞ gates changed its state"
     return None if ok else "its output or state differs from fla's own function"
 
+def fla_conv_update(x: torch.Tensor, state: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
+                    activation: str | None = None) -> torch.Tensor:
+    "transformers' `causal_conv1d_update` (x [B, C, 1], `state` [B, C, kernel] advanced in place) in fla's one kernel: the shift, the new input, the convolution and SiLU."
+    from fla.modules.causal_conv1d import causal_conv1d_update
+    return causal_conv1d_update(x.transpose(1, 2), state, weight=weight, bias=bias, activation=activation)[0].transpose(1, 2)
+
+def packed_conv_reference(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None, initial_state: torch.Tensor | None = None,
+                          output_final_state: bool = True, activation: str | None = None, cu_seqlens: torch.Tensor | None = None,
+                          cu_seqlens_cpu: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    "fla's packed `causal_conv1d` (x [1, N, C], sequences at `cu_seqlens`, each from its state [C, kernel]) one sequence at a time through transformers' pure-torch function: outputs [1, N, C] and final states."
+    from transformers.models.qwen3_5 import modeling_qwen3_5 as m
+    cu, W = cu_seqlens.tolist(), initial_state.shape[-1]
+    full = [torch.cat([initial_state[i], x[0, a:b].T], -1) for i, (a, b) in enumerate(zip(cu[:-1], cu[1:]))]
+    y = torch.cat([_torch_fn(m.causal_conv1d_fn)(f[None], weight, bias, activation=activation)[0, :, W:].T for f in full])
+    return y[None], torch.stack([f[:, -W:] for f in full])
+
+def _conv_fault(net: _Net, conv: Callable | None = None, update: Callable = fla_conv_update) -> str | None:
+    "None when the packed convolution `conv` (fla's `causal_conv1d` by default) and the one-step `update` give the torch functions' outputs (relative difference under 0.02) and exactly their states, on the model's channels and dtype; else why not."
+    mod = net.body.layers[net.lin[0]].linear_attn
+    w, bias, act, C, W = mod.conv1d.weight.squeeze(1), mod.conv1d.bias, mod.activation, net.conv_dim, net.conv_k
+    gen, lens = torch.Generator().manual_seed(0), [70, 1, 3]            # past fla's 64-token chunk; shorter than the state
+    x, x1 = (torch.randn(n, C, generator=gen).to(net.device, net.dtype) for n in (sum(lens), 3))
+    s0 = torch.randn(len(lens), C, W, generator=gen).to(net.device, net.dtype)
+    cu = torch.tensor([0, *np.cumsum(lens).tolist()])
+    kw = dict(initial_state=s0, output_final_state=True, activation=act, cu_seqlens=cu.to(net.device), cu_seqlens_cpu=cu)
+    s1, s2 = s0.clone(), s0.clone()
+    try:
+        if conv is None: from fla.modules.causal_conv1d import causal_conv1d as conv
+        (y, s), y1 = conv(x[None], w, bias, **kw), update(x1[:, :, None], s1, w, bias, act)
+    except Exception as e: return f"{type(e).__name__}: {str(e)[:200]}"
+    y_ref, s_ref = packed_conv_reference(x[None], w, bias, **kw)
+    y1_ref = _torch_fn(net.modeling.causal_conv1d_update)(x1[:, :, None], s2, w, bias, act)
+    if not (s.equal(s_ref) and s1.equal(s2)): return "its states differ from the torch functions'"
+    err = max(_differs(y, y_ref), _differs(y1, y1_ref))
+    return None if err < 0.02 else f"its outputs differ from the torch functions' by {err:.3f} (relative)"
+
 def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool = False) -> _Kernels:
     "fla's kernels and flash attention on CUDA, and the fused norms and rotation, when asked for and usable; transformers' pure-torch functions, masked SDPA and the model's own norms and rotary embedding otherwise."
     names, attend, norm, rotate = {}, None, module_norm, False
@@ -346,8 +420,9 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool =
     if not net.lin: return _Kernels(attend=attend, norm=norm, rotate=rotate, names=names)
     m = net.modeling
     chunk, step = _torch_fn(m.torch_chunk_gated_delta_rule), _stepping(_torch_fn(m.torch_recurrent_gated_delta_rule))
+    conv, conv_update = _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update)
     names.update(gdn_prefill="torch", gdn_decode="torch", conv="torch")
-    fla = raw = False
+    fla = raw = fla_conv = False
     if use_fla and net.device.type == "cuda":
         try:
             from fla.ops.gated_delta_rule import chunk_gated_delta_rule, fused_recurrent_gated_delta_rule
@@ -358,8 +433,13 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool =
                 if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule, raw=True)) is None: raw, names["gdn_decode"] = True, "fla, state in place, gates in the kernel"
                 else: names["raw_gate_unavailable"] = why
             else: names["in_place_unavailable"] = why
+            if (why := _conv_fault(net)) is None:
+                from fla.modules.causal_conv1d import causal_conv1d
+                conv, conv_update, fla_conv, names["conv"] = causal_conv1d, fla_conv_update, True, "fla"
+            else: names["conv_unavailable"] = why
         except Exception as e: names["fla_unavailable"] = f"{type(e).__name__}: {str(e)[:200]}"
-    return _Kernels(chunk, step, _torch_fn(m.causal_conv1d_fn), _torch_fn(m.causal_conv1d_update), fla, fla, raw, attend, norm, rotate, names)
+    return _Kernels(chunk=chunk, recurrent=step, conv=conv, conv_update=conv_update, fla_conv=fla_conv, varlen=fla, gva=fla,
+                    raw_gate=raw, attend=attend, norm=norm, rotate=rotate, names=names)
 
 # %% ../nbs/14_engine.ipynb #c623574f
 class _State:
@@ -373,7 +453,7 @@ class _State:
         net, dev, dt = self.net, self.net.device, self.net.dtype
         kv = (torch.zeros(len(net.attn), 2, slots, cap + 1, net.kv_heads, net.head_dim, dtype=dt, device=dev)
               if net.attn else None)
-        conv = torch.zeros(len(net.lin), slots, net.conv_dim, net.conv_k - 1, dtype=dt, device=dev) if net.lin else None
+        conv = torch.zeros(len(net.lin), slots, net.conv_dim, net.conv_k, dtype=dt, device=dev) if net.lin else None
         rec = (torch.zeros(len(net.lin), slots, net.v_heads, net.k_dim, net.v_dim, dtype=torch.float32, device=dev)
                if net.lin else None)
         s, c = min(self.slots, slots), min(self.cap, cap)
@@ -520,21 +600,29 @@ def _prefill_attention(net: _Net, st: _State, kern: _Kernels, layer: int, attn, 
     return _attn_out(attn, out[None], gate)
 
 def _prefill_conv(st: _State, kern: _Kernels, li: int, mod, mixed: torch.Tensor, groups: list[_Group]) -> torch.Tensor:
-    "The causal convolution of packed inputs [N, C], each chunk starting from its slot's last `kernel − 1` inputs."
-    km1, out = st.conv.shape[-1], torch.empty_like(mixed)
+    "The causal convolution of packed inputs [N, C], each chunk starting from its slot's state (its last `kernel` inputs)."
+    W, out = st.conv.shape[-1], torch.empty_like(mixed)
     for g in groups:
-        full = torch.cat([st.conv[li, g.slots], _padded(mixed, g).transpose(1, 2)], -1)        # [S, C, km1 + T]
-        keep = (g.n[:, None] + torch.arange(km1, device=mixed.device))[:, None].expand(-1, full.shape[1], -1)
-        st.conv[li, g.slots] = full.gather(2, keep)                                            # its last km1 real inputs
-        y = kern.conv(full, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, activation=mod.activation)[:, :, km1:]
+        full = torch.cat([st.conv[li, g.slots], _padded(mixed, g).transpose(1, 2)], -1)        # [S, C, W + T]
+        keep = (g.n[:, None] + torch.arange(W, device=mixed.device))[:, None].expand(-1, full.shape[1], -1)
+        st.conv[li, g.slots] = full.gather(2, keep)                                            # its last W real inputs
+        y = kern.conv(full, mod.conv1d.weight.squeeze(1), mod.conv1d.bias, activation=mod.activation)[:, :, W:]
         out[g.dest] = y.transpose(1, 2).flatten(0, 1)[g.src]
     return out
+
+def _prefill_conv_packed(st: _State, kern: _Kernels, li: int, mod, mixed: torch.Tensor, packed: tuple) -> torch.Tensor:
+    "The causal convolution of packed inputs [N, C] in one call of fla's kernel, each request from its slot's state, the new states written back."
+    slots, cu, cu_cpu = packed
+    y, st.conv[li, slots] = kern.conv(mixed[None], mod.conv1d.weight.squeeze(1), mod.conv1d.bias, initial_state=st.conv[li, slots],
+                                      output_final_state=True, activation=mod.activation, cu_seqlens=cu, cu_seqlens_cpu=cu_cpu)
+    return y[0]
 
 def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs: list[_Seg], groups: list[_Group],
                  packed: tuple | None) -> torch.Tensor:
     li = net.index[layer]
     mixed, z = mod.in_proj_qkv(x), mod.in_proj_z(x).reshape(1, x.shape[1], -1, mod.head_v_dim)
-    conv = _prefill_conv(st, kern, li, mod, mixed[0], groups)
+    conv = (_prefill_conv_packed(st, kern, li, mod, mixed[0], packed) if kern.fla_conv
+            else _prefill_conv(st, kern, li, mod, mixed[0], groups))
     q, k, v, g, beta = _gdn_inputs(mod, conv[None], mod.in_proj_b(x), mod.in_proj_a(x), kern.gva)
     kw = dict(output_final_state=True, use_qk_l2norm_in_kernel=True)
     if kern.varlen:
@@ -555,11 +643,11 @@ def _prefill_gdn(net: _Net, st: _State, kern: _Kernels, layer: int, mod, x, segs
 def _prefill_forward(net: _Net, st: _State, kern: _Kernels, ids: torch.Tensor, pos: torch.Tensor, segs: list[_Seg],
                      last: torch.Tensor) -> torch.Tensor:
     "Run the packed chunks `ids` [1, N] at positions `pos` [1, N] into their slots; fp32 logits [len(last), vocab] at rows `last`."
-    groups = _groups(segs, ids.device, masks=kern.attend is None) if net.lin or kern.attend is None else []
+    groups = _groups(segs, ids.device, masks=kern.attend is None) if (net.lin and not kern.fla_conv) or kern.attend is None else []
     mix = _packed(segs, st, ids.device) if kern.attend is not None else groups
     at = (torch.tensor([s.slot for s in segs for _ in range(s.n)], device=ids.device), pos[0])
     packed = None
-    if kern.varlen:                        # once per pass, on the device and the host: fla caches what it derives by identity
+    if kern.varlen or kern.fla_conv:       # once per pass, on the device and the host: fla caches what it derives by identity
         cu = torch.tensor([0] + [s.off + s.n for s in segs])
         packed = (torch.tensor([s.slot for s in segs], device=ids.device), cu.to(ids.device), cu)
     h = net.body.embed_tokens(ids)
@@ -648,10 +736,11 @@ def _step_and_draw(forward: Callable, params: SamplingParams | None, net: _Net, 
     return logits, torch.stack([tok.double(), lp.double(), full.double(), nan.double()])
 
 def _compiled_forward(kern: _Kernels) -> Callable:
-    "`_decode_forward` with each kind of layer step compiled once for all layers of that kind (dynamic shapes); the attention and delta-rule kernels stay outside the compiled graphs."
+    "`_decode_forward` with each kind of layer step compiled once for all layers of that kind (dynamic shapes); the attention, delta-rule and fla convolution kernels stay outside the compiled graphs."
     steps = tuple(torch.compile(f, dynamic=True) for f in _LAYER_STEPS)
     outside = dataclasses.replace(kern, attend=kern.attend and torch.compiler.disable(kern.attend),
-                                  recurrent=kern.recurrent and torch.compiler.disable(kern.recurrent))
+                                  recurrent=kern.recurrent and torch.compiler.disable(kern.recurrent),
+                                  conv_update=torch.compiler.disable(kern.conv_update) if kern.fla_conv else kern.conv_update)
     def forward(net, st, kern, ids, pos, active, length): return _decode_forward(net, st, outside, ids, pos, active, length, steps)
     return forward
 
