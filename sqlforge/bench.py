@@ -29,6 +29,10 @@ MODES = {"plain": dict(cache_implementation=None, compile=False),
 def _sync() -> None:
     if torch.cuda.is_available(): torch.cuda.synchronize()
 
+def _gpu_name() -> str | None:
+    "The CUDA device's name (rows of several runs, perhaps on different cards, share a file)."
+    return torch.cuda.get_device_name() if torch.cuda.is_available() else None
+
 def decode_throughput(policy, batch: int, prompt_len: int, new_tokens: int, mode: str = "plain", repeats: int = 2,
                       seed: int = 0) -> dict:
     "Time the transformers backend generating `new_tokens` for `batch` prompts of about `prompt_len` tokens."
@@ -126,7 +130,8 @@ ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
 
 ENGINE_VARIANTS = {"engine": {}, "engine-compiled": {"compile": True}, "engine-overlap": {"overlap": True},
                    "engine-compiled-overlap": {"compile": True, "overlap": True}, "engine-fused": {"fuse": True},
-                   "engine-fused-overlap": {"fuse": True, "overlap": True}}     # `--engines` names: EngineConfig changes
+                   "engine-fused-overlap": {"fuse": True, "overlap": True},
+                   "engine-torch-conv": {"fla_conv": False}}     # `--engines` names: EngineConfig changes
 
 def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **variant):
     from sqlforge.backends import TransformersBackend
@@ -162,7 +167,7 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
         vocab = pol.model.get_output_embeddings().weight.shape[0]
         slot_tokens = w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1]
         for eng in engines:
-            row = {"model": name, "engine": eng, "concurrent": w.concurrent, "device": str(pol.device),
+            row = {"model": name, "engine": eng, "concurrent": w.concurrent, "device": str(pol.device), "gpu": _gpu_name(),
                    "measured": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), "git_sha": git_state().get("sha")}   # rows of several runs can share the file
             if time.time() - t0 > budget_s: rows.append({**row, "skipped": "time budget spent"}); write("partial"); continue
             try:

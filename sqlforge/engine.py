@@ -34,6 +34,7 @@ class EngineConfig:
     min_shared: int = 32            # shortest common prompt prefix computed once for several requests
     cuda_graphs: bool = True        # decode under CUDA graphs (CUDA only)
     fla: bool = True                # fla's Gated DeltaNet kernels, when importable (CUDA only)
+    fla_conv: bool = True           # with fla: its causal convolution for prefill and the decoding update, where a check on the device passes
     flash: bool = True              # flash attention's variable-length kernel over the slots' keys and values (CUDA only)
     length_bucket: int = 1024       # without flash: a decoding step's attention length, rounded up to a multiple of this
     compile: bool = False           # torch.compile each kind of layer step once (fuses its many small kernels; CUDA graphs capture the result)
@@ -404,7 +405,7 @@ def _conv_fault(net: _Net, conv: Callable | None = None, update: Callable = fla_
     err = max(_differs(y, y_ref), _differs(y1, y1_ref))
     return None if err < 0.02 else f"its outputs differ from the torch functions' by {err:.3f} (relative)"
 
-def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool = False) -> _Kernels:
+def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool = False, use_fla_conv: bool = True) -> _Kernels:
     "fla's kernels and flash attention on CUDA, and the fused norms and rotation, when asked for and usable; transformers' pure-torch functions, masked SDPA and the model's own norms and rotary embedding otherwise."
     names, attend, norm, rotate = {}, None, module_norm, False
     if use_fuse:
@@ -433,7 +434,8 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool =
                 if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule, raw=True)) is None: raw, names["gdn_decode"] = True, "fla, state in place, gates in the kernel"
                 else: names["raw_gate_unavailable"] = why
             else: names["in_place_unavailable"] = why
-            if (why := _conv_fault(net)) is None:
+            if not use_fla_conv: names["conv_unavailable"] = "not asked for (EngineConfig.fla_conv)"
+            elif (why := _conv_fault(net)) is None:
                 from fla.modules.causal_conv1d import causal_conv1d
                 conv, conv_update, fla_conv, names["conv"] = causal_conv1d, fla_conv_update, True, "fla"
             else: names["conv_unavailable"] = why
@@ -778,7 +780,7 @@ class RolloutEngine:
         self.policy, self.cfg = policy, cfg
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
         self.net = _Net(policy.model)
-        self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fuse)
+        self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fuse, cfg.fla_conv)
         self.state: _State | None = None
         self.slots: list[_Slot] = []
         self.waiting: deque[_Req] = deque()
