@@ -245,9 +245,9 @@ def _rotation(cos: torch.Tensor, sin: torch.Tensor, D: int) -> torch.Tensor:
     "Each row's rotary embedding at its one position as a matrix R [B, D, D]: x @ R is x·cos + rotate_half(x)·sin on the first cos.shape[-1] dimensions, x on the rest."
     B, r = cos.shape[0], cos.shape[-1]
     c, s, h = cos.reshape(B, r), sin.reshape(B, r), r // 2
-    i, lo, hi, rest = (torch.arange(a, b, device=cos.device) for a, b in ((0, r), (0, h), (h, r), (r, D)))
-    R = torch.zeros(B, D, D, dtype=cos.dtype, device=cos.device)
-    R[:, i, i], R[:, lo + h, lo], R[:, hi - h, hi], R[:, rest, rest] = c, -s[:, :h], s[:, h:], 1   # rotate_half: (−x₂, x₁)
+    lo, hi = torch.arange(h, device=cos.device), torch.arange(h, r, device=cos.device)
+    R = torch.diag_embed(torch.cat([c, torch.ones(B, D - r, dtype=cos.dtype, device=cos.device)], -1))
+    R[:, lo + h, lo], R[:, hi - h, hi] = -s[:, :h], s[:, h:]     # rotate_half: (−x₂, x₁); no Python number assigned (see below)
     return R
 
 def _differs(got: torch.Tensor, want: torch.Tensor) -> float:
