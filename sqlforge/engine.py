@@ -39,8 +39,8 @@ class EngineConfig:
     length_bucket: int = 1024       # without flash: a decoding step's attention length, rounded up to a multiple of this
     compile: bool = False           # torch.compile each kind of layer step once (fuses its many small kernels; CUDA graphs capture the result)
     draw_in_step: bool = True       # draw on the k best logits inside the decoding step (its CUDA graph): one transfer back per step
-    overlap: bool = False           # with the draw in the step: the device feeds each step's tokens to the next, launched before the host reads them
-    fuse: bool = False              # norms through torch's fused RMSNorm, decoding's rotary embedding by one matmul per tensor, where a check on the device passes
+    overlap: bool | None = None     # with the draw in the step: the device feeds each step's tokens to the next, launched before the host reads them (None: on CUDA)
+    fuse: bool | None = None        # norms through torch's fused RMSNorm, decoding's rotary embedding by one matmul per tensor, where a check on the device passes (None: on CUDA)
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
@@ -772,14 +772,19 @@ def _common(a: np.ndarray, b: np.ndarray) -> int:
     return int(d[0]) if len(d) else k
 
 # %% ../nbs/14_engine.ipynb #9cd36192
+def _on_device(cfg: EngineConfig, device: torch.device) -> EngineConfig:
+    "`cfg` with `fuse` and `overlap` left at None decided for `device`: on for CUDA, where chapter 90 measured them faster; off elsewhere."
+    on = device.type == "cuda"
+    return dataclasses.replace(cfg, fuse=on if cfg.fuse is None else cfg.fuse, overlap=on if cfg.overlap is None else cfg.overlap)
+
 class RolloutEngine:
     "Episodes live in slots across turns; each turn prefills what is new and decodes with every other live turn (a `StreamingBackend`)."
     streaming = True
 
     def __init__(self, policy: Policy, cfg: EngineConfig = EngineConfig()):
-        self.policy, self.cfg = policy, cfg
-        self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
         self.net = _Net(policy.model)
+        self.policy, self.cfg = policy, (cfg := _on_device(cfg, self.net.device))
+        self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
         self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fuse, cfg.fla_conv)
         self.state: _State | None = None
         self.slots: list[_Slot] = []
