@@ -142,6 +142,12 @@ def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **
                                engine_config=EngineConfig(slots=w.concurrent, slot_tokens=slot_tokens, memory_fraction=0.6,
                                                           **variant))
 
+def _other_card(prev: dict, card: str | None) -> str | None:
+    "Why the rows of `prev` (an engine-rows file) may not stand beside rows measured on `card`: another card measured them; None when they may."
+    theirs = {r["gpu"] for r in prev.get("results", []) if r.get("gpu")} | ({prev["machine"].get("name")} if prev.get("machine", {}).get("cuda") else set())
+    theirs = sorted(theirs - {None, card})
+    return f"its rows were measured on {', '.join(theirs)}, this run is on {card}" if card and theirs else None
+
 def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: Sequence[str] = ("engine", "reference"),
                 budget_s: float = 540.0, device: str = "auto", keep_from: str | Path | None = None) -> dict:
     "Measure each (shape, workload) on each engine; rows rewritten to `rollout_engine[_cpu].json` under `out` after each."
@@ -151,6 +157,8 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
     measured = {(m, e) for m, _ in plan for e in engines}
     if old.is_file():      # rows of earlier runs (other GPU calls) that this run does not measure again stay, with the runs' history
         prev = json.loads(old.read_text())
+        if why := _other_card(prev, _gpu_name()):
+            raise ValueError(f"{old}: {why}; measure into a folder of its own (--out DIR --keep-from DIR/{name}), a baseline run beside the rows")
         rows = [r for r in prev["results"] if (r.get("model"), r.get("engine")) not in measured]
         runs = prev.get("runs", [])
     this = {"models": [m for m, _ in plan], "engines": list(engines), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
