@@ -10,7 +10,7 @@ from typing import Sequence
 
 import torch
 
-from .core import atomic_write_json, git_state, package_versions, project_root, run_manifest
+from .core import accelerator, atomic_write_json, git_state, package_versions, project_root, run_manifest
 import numpy as np
 
 from .generation import streams
@@ -28,11 +28,6 @@ MODES = {"plain": dict(cache_implementation=None, compile=False),
 
 def _sync() -> None:
     if torch.cuda.is_available(): torch.cuda.synchronize()
-
-def _gpu_name() -> str | None:
-    "The CUDA device's name (rows of several runs, perhaps on different cards, share a file)."
-    return torch.cuda.get_device_name() if torch.cuda.is_available() else None
-
 def decode_throughput(policy, batch: int, prompt_len: int, new_tokens: int, mode: str = "plain", repeats: int = 2,
                       seed: int = 0) -> dict:
     "Time the transformers backend generating `new_tokens` for `batch` prompts of about `prompt_len` tokens."
@@ -157,7 +152,7 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
     measured = {(m, e) for m, _ in plan for e in engines}
     if old.is_file():      # rows of earlier runs (other GPU calls) that this run does not measure again stay, with the runs' history
         prev = json.loads(old.read_text())
-        if why := _other_card(prev, _gpu_name()):
+        if why := _other_card(prev, accelerator().get("name")):
             raise ValueError(f"{old}: {why}; measure into a folder of its own (--out DIR --keep-from DIR/{name}), a baseline run beside the rows")
         rows = [r for r in prev["results"] if (r.get("model"), r.get("engine")) not in measured]
         runs = prev.get("runs", [])
@@ -176,7 +171,7 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
         vocab = pol.model.get_output_embeddings().weight.shape[0]
         slot_tokens = w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1]
         for eng in engines:
-            row = {"model": name, "engine": eng, "concurrent": w.concurrent, "device": str(pol.device), "gpu": _gpu_name(),
+            row = {"model": name, "engine": eng, "concurrent": w.concurrent, "device": str(pol.device), "gpu": accelerator().get("name"),
                    "measured": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), "git_sha": git_state().get("sha")}   # rows of several runs can share the file
             if time.time() - t0 > budget_s: rows.append({**row, "skipped": "time budget spent"}); write("partial"); continue
             try:
