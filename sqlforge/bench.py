@@ -127,7 +127,8 @@ _PLAIN = {"fuse": False, "overlap": False}
 ENGINE_VARIANTS = {"engine": {}, "engine-plain": _PLAIN, "engine-compiled": {**_PLAIN, "compile": True},
                    "engine-overlap": {**_PLAIN, "overlap": True}, "engine-compiled-overlap": {**_PLAIN, "compile": True, "overlap": True},
                    "engine-fused": {**_PLAIN, "fuse": True}, "engine-fused-overlap": {"fuse": True, "overlap": True},
-                   "engine-torch-conv": {**_PLAIN, "fla_conv": False}}     # `--engines` names: EngineConfig changes
+                   "engine-torch-conv": {**_PLAIN, "fla_conv": False}, "engine-fla-launch": {"tune_decode": False},
+                   "engine-bf16-state": {"recurrent_state": "model"}}     # `--engines` names: EngineConfig changes
 
 def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **variant):
     from sqlforge.backends import TransformersBackend

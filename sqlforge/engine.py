@@ -4,7 +4,7 @@
 
 # %% ../nbs/14_engine.ipynb #f790cb96
 from __future__ import annotations
-import dataclasses, math, os, sys, time, types
+import dataclasses, functools, math, os, sys, time, types
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
@@ -41,12 +41,16 @@ class EngineConfig:
     draw_in_step: bool = True       # draw on the k best logits inside the decoding step (its CUDA graph): one transfer back per step
     overlap: bool | None = None     # with the draw in the step: the device feeds each step's tokens to the next, launched before the host reads them (None: on CUDA)
     fuse: bool | None = None        # norms through torch's fused RMSNorm, decoding's rotary embedding by one matmul per tensor, where a check on the device passes (None: on CUDA)
+    recurrent_state: str = "float32"  # Gated DeltaNet's state between steps: "float32", or "model" (the model's dtype, as vLLM keeps it by default: half the traffic, rounded at every step)
+    tune_decode: bool = True        # with fla: time a few launch shapes of its decoding kernel on the device at the start, keep the fastest that agrees
 
     def __post_init__(self):
         for k in ("slots", "slot_tokens", "prefill_tokens", "min_shared", "length_bucket"):
             if getattr(self, k) < 1: raise ValueError(f"EngineConfig.{k} must be >= 1, got {getattr(self, k)}")
         if not 0 < self.memory_fraction <= 1:
             raise ValueError(f"EngineConfig.memory_fraction must be in (0, 1], got {self.memory_fraction}")
+        if self.recurrent_state not in ("float32", "model"):
+            raise ValueError(f"EngineConfig.recurrent_state must be 'float32' or 'model', got {self.recurrent_state!r}")
 
 # %% ../nbs/14_engine.ipynb #0156e084
 SUPPORTED = ("llama", "qwen2", "qwen3", "qwen3_5_text")
@@ -83,7 +87,7 @@ def random_init_policy(name: str, config: dict, device: str | torch.device = "cp
 # %% ../nbs/14_engine.ipynb #5d9e1b0e
 class _Net:
     "The engine's view of a supported causal LM: its own modules, called layer by layer."
-    def __init__(self, model):
+    def __init__(self, model, recurrent_state: str = "float32"):
         if why := engine_support(model): raise NotImplementedError(f"the rollout engine cannot run this model: {why}")
         lm = _unwrap(model)
         self.c = lm.config.get_text_config()
@@ -97,6 +101,7 @@ class _Net:
         self.modeling = sys.modules[type(self.body.layers[0]).__module__]
         p = next(lm.parameters())
         self.dtype, self.device = p.dtype, p.device
+        self.rec_dtype = torch.float32 if recurrent_state == "float32" else self.dtype   # Gated DeltaNet's state between steps
         if self.attn:
             a = self.body.layers[self.attn[0]].self_attn
             self.kv_heads, self.head_dim = self.c.num_key_value_heads, a.head_dim
@@ -112,8 +117,8 @@ class _Net:
 
     def fixed_bytes(self) -> int:
         "Bytes of convolution and recurrent state per slot."
-        el = torch.empty(0, dtype=self.dtype).element_size()
-        return len(self.lin) * (self.conv_dim * self.conv_k * el + self.v_heads * self.k_dim * self.v_dim * 4) if self.lin else 0
+        el, rec = (torch.empty(0, dtype=d).element_size() for d in (self.dtype, self.rec_dtype))
+        return len(self.lin) * (self.conv_dim * self.conv_k * el + self.v_heads * self.k_dim * self.v_dim * rec) if self.lin else 0
 
     def rotary(self, h: torch.Tensor, pos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         "cos and sin at positions `pos` [B, T] (Qwen3.5's text positions repeat on its three rotary sections)."
@@ -336,38 +341,66 @@ def _stepping(rec: Callable) -> Callable:
         return o
     return step
 
-def fla_step_in_place(q, k, v, g, beta, state, A_log=None, dt_bias=None):
-    "The decoding step of fla's fused recurrent kernel with its final state written over its initial state (each program reads its slice before writing it); with `A_log`, `g` and `beta` are the raw projections a and b, and the kernel takes the decay −exp(A_log)·softplus(a + dt_bias) and β = sigmoid(b) itself."
+def fla_step_in_place(q, k, v, g, beta, state, A_log=None, dt_bias=None, bv: int = 8, warps: int = 1):
+    "The decoding step of fla's fused recurrent kernel with its final state written over its initial state (each program reads its slice before writing it); with `A_log`, `g` and `beta` are the raw projections a and b, and the kernel takes the decay −exp(A_log)·softplus(a + dt_bias) and β = sigmoid(b) itself. Each program holds `bv` value columns of one head's state, in `warps` warps (fla's own launch: 8, 1)."
     import triton
     from fla.ops.gated_delta_rule.fused_recurrent import fused_recurrent_gated_delta_rule_fwd_kernel as kernel
     q, k, v, g, beta = (x.contiguous() for x in (q, k, v, g, beta))
     B, T, H, K = k.shape
     HV, V = v.shape[2], v.shape[3]
-    BV = min(8, triton.next_power_of_2(V))
+    BV = min(bv, triton.next_power_of_2(V))
     o = torch.empty_like(v)
     kernel[(triton.cdiv(V, BV) * B * HV,)](
         q=q, k=k, v=v, g=g, gk=None, gv=None, beta=beta, A_log=A_log, dt_bias=dt_bias, o=o, h0=state, ht=state, cu_seqlens=None,
         scale=K ** -0.5, T=T, H=H, HV=HV, K=K, V=V, BK=triton.next_power_of_2(K), BV=BV, IS_BETA_HEADWISE=beta.ndim != v.ndim,
-        USE_QK_L2NORM_IN_KERNEL=True, APPLY_BETA_SIGMOID=A_log is not None, ALLOW_NEG_EIGVAL=False, STATE_V_FIRST=False, num_warps=1, num_stages=3)
+        USE_QK_L2NORM_IN_KERNEL=True, APPLY_BETA_SIGMOID=A_log is not None, ALLOW_NEG_EIGVAL=False, STATE_V_FIRST=False, num_warps=warps, num_stages=3)
     return o
 
-def _in_place_fault(net: _Net, rec: Callable, raw: bool = False) -> str | None:
-    "None when `fla_step_in_place` gives `rec`'s output and final state on the model's shapes (with `raw`, from the raw gate projections, a row given −∞ keeping its state exactly); else why not."
+def _in_place_fault(net: _Net, rec: Callable, raw: bool = False, launch: tuple[int, int] = (8, 1)) -> str | None:
+    "None when `fla_step_in_place` under `launch` (value columns, warps) gives `rec`'s output and final state on the model's shapes and state dtype (with `raw`, from the raw gate projections, a row given −∞ keeping its state exactly); else why not."
     gen, mod = torch.Generator().manual_seed(0), net.body.layers[net.lin[0]].linear_attn
     q, k = (torch.randn(3, 1, mod.num_k_heads, net.k_dim, generator=gen).to(net.device, net.dtype) for _ in range(2))
     v = torch.randn(3, 1, net.v_heads, net.v_dim, generator=gen).to(net.device, net.dtype)
     a, b = (torch.randn(3, 1, net.v_heads, generator=gen).to(net.device, net.dtype) for _ in range(2))
     if raw: a[2], b[2] = -math.inf, -math.inf                       # row 2 sits out
     g, beta = _gdn_gates(mod, a, b.float() if raw else b)           # the kernel takes sigmoid(b) in fp32, unrounded
-    s0 = torch.randn(3, net.v_heads, net.k_dim, net.v_dim, generator=gen).to(net.device)
+    s0 = torch.randn(3, net.v_heads, net.k_dim, net.v_dim, generator=gen).to(net.device, net.rec_dtype)
+    bv, warps = launch
     try:
         s = s0.clone()
-        o = fla_step_in_place(q, k, v, a, b, s, mod.A_log, mod.dt_bias) if raw else fla_step_in_place(q, k, v, g, beta, s)
+        o = (fla_step_in_place(q, k, v, a, b, s, mod.A_log, mod.dt_bias, bv=bv, warps=warps) if raw
+             else fla_step_in_place(q, k, v, g, beta, s, bv=bv, warps=warps))
     except Exception as e: return f"{type(e).__name__}: {str(e)[:200]}"
-    o_ref, s_ref = rec(q, k, v, g=g, beta=beta, initial_state=s0, output_final_state=True, use_qk_l2norm_in_kernel=True)
-    ok = torch.allclose(o.float(), o_ref.float(), rtol=1e-3, atol=1e-3) and torch.allclose(s, s_ref, rtol=1e-4, atol=1e-4)
+    o_ref, s_ref = rec(q, k, v, g=g, beta=beta, initial_state=s0.float(), output_final_state=True, use_qk_l2norm_in_kernel=True)
+    tol = 1e-4 if net.rec_dtype == torch.float32 else 1e-2       # a state kept in bf16 is rounded once more, on the way out
+    ok = torch.allclose(o.float(), o_ref.float(), rtol=1e-3, atol=1e-3) and torch.allclose(s.float(), s_ref.float(), rtol=tol, atol=tol)
     if raw and not s[2].equal(s0[2]): return "a row given −∞ gates changed its state"
     return None if ok else "its output or state differs from fla's own function"
+
+_LAUNCHES = ((8, 1), (16, 1), (16, 2), (32, 2), (32, 4), (64, 4))    # (value columns, warps) per program; fla's own first
+
+def _launch_us(net: _Net, rows: int, raw: bool, launch: tuple[int, int], reps: int = 20) -> float:
+    "Microseconds of one `fla_step_in_place` under `launch` for `rows` rows of the model's shapes, on its CUDA device."
+    gen, mod = torch.Generator().manual_seed(0), net.body.layers[net.lin[0]].linear_attn
+    q, k = (torch.randn(rows, 1, mod.num_k_heads, net.k_dim, generator=gen).to(net.device, net.dtype) for _ in range(2))
+    v = torch.randn(rows, 1, net.v_heads, net.v_dim, generator=gen).to(net.device, net.dtype)
+    a, b = (torch.randn(rows, 1, net.v_heads, generator=gen).to(net.device, net.dtype) for _ in range(2))
+    s = torch.zeros(rows, net.v_heads, net.k_dim, net.v_dim, device=net.device, dtype=net.rec_dtype)
+    args = (q, k, v, a, b, s, mod.A_log, mod.dt_bias) if raw else (q, k, v, *_gdn_gates(mod, a, b), s)
+    run = lambda: fla_step_in_place(*args, bv=launch[0], warps=launch[1])
+    for _ in range(3): run()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(reps): run()
+    end.record(); end.synchronize()
+    return start.elapsed_time(end) * 1000 / reps
+
+def _fastest_launch(net: _Net, rows: int, raw: bool, rec: Callable) -> tuple[tuple[int, int], str]:
+    "The launch of `_LAUNCHES` that passes `_in_place_fault` and decodes `rows` rows fastest on the model's CUDA device, and what was measured."
+    us = {l: _launch_us(net, rows, raw, l) for l in _LAUNCHES if _in_place_fault(net, rec, raw, l) is None}
+    best = min(us, key=us.get)
+    return best, (f"{best[0]} value columns, {best[1]} warp(s): {us[best]:.0f} µs per layer at {rows} rows, "
+                  f"against {us[_LAUNCHES[0]]:.0f} µs for fla's own launch; tried {len(us)} of {len(_LAUNCHES)}")
 
 def fla_conv_update(x: torch.Tensor, state: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None,
                     activation: str | None = None) -> torch.Tensor:
@@ -405,7 +438,8 @@ def _conv_fault(net: _Net, conv: Callable | None = None, update: Callable = fla_
     err = max(_differs(y, y_ref), _differs(y1, y1_ref))
     return None if err < 0.02 else f"its outputs differ from the torch functions' by {err:.3f} (relative)"
 
-def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool = False, use_fla_conv: bool = True) -> _Kernels:
+def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool = False, use_fla_conv: bool = True,
+             tune_rows: int = 0) -> _Kernels:
     "fla's kernels and flash attention on CUDA, and the fused norms and rotation, when asked for and usable; transformers' pure-torch functions, masked SDPA and the model's own norms and rotary embedding otherwise."
     names, attend, norm, rotate = {}, None, module_norm, False
     if use_fuse:
@@ -433,6 +467,9 @@ def _kernels(net: _Net, use_fla: bool, use_flash: bool = False, use_fuse: bool =
                 step, names["gdn_decode"] = fla_step_in_place, "fla, state in place"
                 if (why := _in_place_fault(net, fused_recurrent_gated_delta_rule, raw=True)) is None: raw, names["gdn_decode"] = True, "fla, state in place, gates in the kernel"
                 else: names["raw_gate_unavailable"] = why
+                if tune_rows:
+                    launch, names["gdn_decode_launch"] = _fastest_launch(net, tune_rows, raw, fused_recurrent_gated_delta_rule)
+                    step = functools.partial(fla_step_in_place, bv=launch[0], warps=launch[1])
             else: names["in_place_unavailable"] = why
             if not use_fla_conv: names["conv_unavailable"] = "not asked for (EngineConfig.fla_conv)"
             elif (why := _conv_fault(net)) is None:
@@ -456,7 +493,7 @@ class _State:
         kv = (torch.zeros(len(net.attn), 2, slots, cap + 1, net.kv_heads, net.head_dim, dtype=dt, device=dev)
               if net.attn else None)
         conv = torch.zeros(len(net.lin), slots, net.conv_dim, net.conv_k, dtype=dt, device=dev) if net.lin else None
-        rec = (torch.zeros(len(net.lin), slots, net.v_heads, net.k_dim, net.v_dim, dtype=torch.float32, device=dev)
+        rec = (torch.zeros(len(net.lin), slots, net.v_heads, net.k_dim, net.v_dim, dtype=net.rec_dtype, device=dev)
                if net.lin else None)
         s, c = min(self.slots, slots), min(self.cap, cap)
         if s and kv is not None: kv[:, :, :s, :c] = self.kv[:, :, :s, :c]
@@ -782,10 +819,10 @@ class RolloutEngine:
     streaming = True
 
     def __init__(self, policy: Policy, cfg: EngineConfig = EngineConfig()):
-        self.net = _Net(policy.model)
+        self.net = _Net(policy.model, cfg.recurrent_state)
         self.policy, self.cfg = policy, (cfg := _on_device(cfg, self.net.device))
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
-        self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fuse, cfg.fla_conv)
+        self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fuse, cfg.fla_conv, cfg.slots if cfg.tune_decode else 0)
         self.state: _State | None = None
         self.slots: list[_Slot] = []
         self.waiting: deque[_Req] = deque()
