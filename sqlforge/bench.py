@@ -123,12 +123,12 @@ def run_workload(backend, w: Workload, vocab: int) -> dict:
 ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
                "b1": [("qwen2.5-0.5b-arch", Workload(concurrent=256))], "b2": [("smollm2-135m-arch", Workload(concurrent=256))]}
 
-_PLAIN = {"fuse": False, "overlap": False}
+_PLAIN = {"fuse": False, "overlap": False, "recurrent_state": "float32"}
 ENGINE_VARIANTS = {"engine": {}, "engine-plain": _PLAIN, "engine-compiled": {**_PLAIN, "compile": True},
                    "engine-overlap": {**_PLAIN, "overlap": True}, "engine-compiled-overlap": {**_PLAIN, "compile": True, "overlap": True},
-                   "engine-fused": {**_PLAIN, "fuse": True}, "engine-fused-overlap": {"fuse": True, "overlap": True},
+                   "engine-fused": {**_PLAIN, "fuse": True}, "engine-fused-overlap": {**_PLAIN, "fuse": True, "overlap": True},
                    "engine-torch-conv": {**_PLAIN, "fla_conv": False}, "engine-fla-launch": {"tune_decode": False},
-                   "engine-bf16-state": {"recurrent_state": "model"}}     # `--engines` names: EngineConfig changes
+                   "engine-fp32-state": {"recurrent_state": "float32"}}     # `--engines` names: EngineConfig changes
 
 def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **variant):
     from sqlforge.backends import TransformersBackend

@@ -41,7 +41,7 @@ class EngineConfig:
     draw_in_step: bool = True       # draw on the k best logits inside the decoding step (its CUDA graph): one transfer back per step
     overlap: bool | None = None     # with the draw in the step: the device feeds each step's tokens to the next, launched before the host reads them (None: on CUDA)
     fuse: bool | None = None        # norms through torch's fused RMSNorm, decoding's rotary embedding by one matmul per tensor, where a check on the device passes (None: on CUDA)
-    recurrent_state: str = "float32"  # Gated DeltaNet's state between steps: "float32", or "model" (the model's dtype, as vLLM keeps it by default: half the traffic, rounded at every step)
+    recurrent_state: str | None = None  # Gated DeltaNet's state between steps: "float32", or "model" (the model's dtype, as vLLM keeps it by default: half the traffic, rounded at every step; None: on CUDA)
     tune_decode: bool = True        # with fla: time a few launch shapes of its decoding kernel on the device at the start, keep the fastest that agrees
 
     def __post_init__(self):
@@ -49,7 +49,7 @@ class EngineConfig:
             if getattr(self, k) < 1: raise ValueError(f"EngineConfig.{k} must be >= 1, got {getattr(self, k)}")
         if not 0 < self.memory_fraction <= 1:
             raise ValueError(f"EngineConfig.memory_fraction must be in (0, 1], got {self.memory_fraction}")
-        if self.recurrent_state not in ("float32", "model"):
+        if self.recurrent_state not in (None, "float32", "model"):
             raise ValueError(f"EngineConfig.recurrent_state must be 'float32' or 'model', got {self.recurrent_state!r}")
 
 # %% ../nbs/14_engine.ipynb #0156e084
@@ -810,17 +810,19 @@ def _common(a: np.ndarray, b: np.ndarray) -> int:
 
 # %% ../nbs/14_engine.ipynb #9cd36192
 def _on_device(cfg: EngineConfig, device: torch.device) -> EngineConfig:
-    "`cfg` with `fuse` and `overlap` left at None decided for `device`: on for CUDA, where chapter 90 measured them faster; off elsewhere."
+    "`cfg` with `fuse`, `overlap` and `recurrent_state` left at None decided for `device`: on (the state in the model's dtype) for CUDA, where chapter 90 measured them faster; off (fp32) elsewhere."
     on = device.type == "cuda"
-    return dataclasses.replace(cfg, fuse=on if cfg.fuse is None else cfg.fuse, overlap=on if cfg.overlap is None else cfg.overlap)
+    state = ("model" if on else "float32") if cfg.recurrent_state is None else cfg.recurrent_state
+    return dataclasses.replace(cfg, fuse=on if cfg.fuse is None else cfg.fuse, overlap=on if cfg.overlap is None else cfg.overlap,
+                               recurrent_state=state)
 
 class RolloutEngine:
     "Episodes live in slots across turns; each turn prefills what is new and decodes with every other live turn (a `StreamingBackend`)."
     streaming = True
 
     def __init__(self, policy: Policy, cfg: EngineConfig = EngineConfig()):
-        self.net = _Net(policy.model, cfg.recurrent_state)
-        self.policy, self.cfg = policy, (cfg := _on_device(cfg, self.net.device))
+        cfg = _on_device(cfg, next(_unwrap(policy.model).parameters()).device)
+        self.net, self.policy, self.cfg = _Net(policy.model, cfg.recurrent_state), policy, cfg
         self.tokenizer, self.chat, self.stop_ids = policy.tokenizer, policy.chat, tuple(policy.stop_ids)
         self.kern = _kernels(self.net, cfg.fla, cfg.flash, cfg.fuse, cfg.fla_conv, cfg.slots if cfg.tune_decode else 0)
         self.state: _State | None = None
