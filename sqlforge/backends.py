@@ -306,6 +306,11 @@ class TransformersBackend:
         self.kv.clear()
         if self.engine is not None: self.engine.clear()
 
+    def sleep(self) -> None:
+        "Give back the memory of the stored caches and the engine's slots until the next call (between a rollout and the update)."
+        self.kv.clear()
+        if self.engine is not None: self.engine.sleep()
+
     def _generate_safely(self, prompts: list, params: SamplingParams, seeds: list[int]) -> list[Generation]:
         "Generate a batch; on CUDA out-of-memory split it in half and retry (logged in `events`)."
         try: return self._generate_cached(prompts, params, seeds) if self.reuse else self._generate(prompts, params, seeds)

@@ -436,6 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-tf32", action="store_true", help="step: the adapter's fp32 matmuls without TF32 tensor cores")
     ap.add_argument("--fuse", action="store_true", help="step: GRPOConfig.fuse (the norms through torch's fused RMSNorm, the engine's fused decoding step)")
     ap.add_argument("--token-budget", type=int, default=16384, help="step: tokens per micro-batch")
+    ap.add_argument("--no-sleep", action="store_true", help="step: keep the engine's memory during the backward (RolloutEngine.sleep off)")
     ap.add_argument("--turns", type=int, default=3, help="step: turns per episode")
     ap.add_argument("--profile-backward", type=int, default=0, metavar="N", help="step: profile one more backward pass, keep its N costliest operators")
     ap.add_argument("--steps", type=int, default=40, help="profile: engine steps recorded (after --skip)")
@@ -457,7 +458,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sqlforge.grpo import bench_step
         rep = bench_step(a.model, turns=a.turns, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
                          token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32, fuse=a.fuse,
-                         out=Path(a.out) / f"grpo_step_{a.model}.json")
+                         sleep=not a.no_sleep, out=Path(a.out) / f"grpo_step_{a.model}.json")
         print(json.dumps({k: rep.get(k) for k in ("s_step", "s_rollout", "s_backward", "train_tokens_per_s", "mfu")})); return 0
     gpu_decode_plan(DecodePlan(tuple(a.models), tuple(a.batches), tuple(a.modes), repeats=a.repeats,
                                budget_s=a.budget_s or DecodePlan.budget_s), a.out)

@@ -844,7 +844,7 @@ class RolloutEngine:
         self.events: list[dict] = []
         self.stats = {"steps": 0, "prefill_tokens": 0, "prefill_passes": 0, "reused_tokens": 0, "shared_tokens": 0,
                       "decode_steps": 0, "decode_rows": 0, "decode_lanes": 0, "slot_moves": 0, "graph_captures": 0, "new_tokens": 0, "turns": 0,
-                      "draws_in_step": 0, "full_draws": 0, "launches": 0, "fed_steps": 0,
+                      "draws_in_step": 0, "full_draws": 0, "launches": 0, "fed_steps": 0, "sleeps": 0,
                       "prefill_s": 0.0, "forward_s": 0.0, "sample_s": 0.0}   # host wall time of the step's phases (with overlap: launching and waiting)
 
     # -- the interface ----------------------------------------------------------------------------------------
@@ -882,6 +882,14 @@ class RolloutEngine:
         "Drop every unfinished turn and all state (after a failed step)."
         self.waiting.clear(); self.prefilling, self.decoding, self.by_key, self._flight = [], [], {}, None
         for s in self.slots: s.ids, s.key, s.req = [], None, None
+
+    def sleep(self) -> None:
+        "Give the slots' memory back until the next turn (between a rollout and the update): every state, the CUDA graphs and their pool."
+        if self.busy(): raise RuntimeError("the engine cannot sleep while turns are being generated: let them finish, or abort() them")
+        self._drop_graphs()
+        self.state, self.slots, self.by_key, self._flight, self._pinned = None, [], {}, None, {}
+        self.stats["sleeps"] += 1
+        if self.net.device.type == "cuda": torch.cuda.empty_cache()
 
     def generate(self, prompts: Sequence[Sequence[int]], params: Sequence[SamplingParams]) -> list[Generation]:
         "One turn for each prompt (the batch interface); results in prompt order."

@@ -229,6 +229,7 @@ class GRPOTrainer:
         eng0 = self._engine_stats()
         trs = self._rollout(jobs)
         t_roll, eng = time.time(), self._engine_stats()
+        if cfg.sleep_engine and hasattr(self.backend, "sleep"): self.backend.sleep()   # the loss gets the engine's memory
         if all(tr.outcome == "infra_error" for tr in trs):     # nothing to learn from, and never the model's fault
             raise RuntimeError(f"step {step}: every episode ended in infra_error, the first with: {trs[0].message}; the step "
                                "is not logged — fix the cause and resume from the last checkpoint")

@@ -80,7 +80,8 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                token_budget: int = 16384, logprob_chunk: int = 1024, lora_r: int = 32, lora_alpha: int = 64,
                device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0,
                grad_checkpointing: bool = True, max_context: int = 8192, engine: bool | str = "auto",
-               warmup: bool = True, profile_backward: int = 0, tf32: bool = True, fuse: bool = False) -> dict:
+               warmup: bool = True, profile_backward: int = 0, tf32: bool = True, fuse: bool = False,
+               sleep: bool = True) -> dict:
     "Time one GRPO step (rollout / scoring / backward) at the given lengths; write and return a JSON report."
     import tempfile as _tmp
     from sqlforge.backends import TransformersBackend
@@ -111,7 +112,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                "trainable_params": sum(p.numel() for p in params), "token_budget": token_budget,
                "seconds_load": round(t_load, 2), "rollout": "real" if rollout else "skipped (fabricated trajectories)",
                "grad_checkpointing": grad_checkpointing, "max_context": max_context, "training_gdn_kernels": kernels,
-               "adapter_matmuls": matmuls, "norms": norms}
+               "adapter_matmuls": matmuls, "norms": norms, "engine_sleep": sleep}
         with SqlPool() as sql:
             if rollout:
                 pol.model.eval()
@@ -122,12 +123,13 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                     short = dataclasses.replace(harness, max_turns=2, sampling=dataclasses.replace(harness.sampling, max_new_tokens=32))
                     run_episodes(be, suite, [(tk, s + 1) for tk, s in jobs], short, batch_size=len(jobs), pool=sql, progress=False)
                     sync(); rep["s_rollout_warmup"] = round(time.time() - t, 2)
-                    be.clear_cache()
+                    be.sleep() if sleep else be.clear_cache()       # as after every step of a climb
                 if torch.cuda.is_available(): torch.cuda.reset_peak_memory_stats()
                 t = time.time()
                 trs = run_episodes(be, suite, jobs, harness, batch_size=len(jobs), pool=sql, progress=False)
                 sync(); s_roll = time.time() - t
                 rep["rollout_backend"] = be.info()
+                if sleep: be.sleep()                        # the trainer's update runs without the engine's memory (chapter 14)
                 gen = sum(tr.seconds.get("generate", 0.0) for tr in trs)
                 ntok = sum(tr.tokens_generated for tr in trs)
                 rep.update(s_rollout=round(s_roll, 2), s_generate=round(gen, 2), s_tools_harness=round(s_roll - gen, 2),

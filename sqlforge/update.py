@@ -63,6 +63,7 @@ class GRPOConfig:
     grad_checkpointing: bool = True
     tf32: bool = True                 # the fp32 adapter's matmuls on TF32 tensor cores (CUDA; `adapter_matmuls`)
     fuse: bool = False                # norms through torch's fused RMSNorm everywhere (`fuse_norms`) and the engine's fused decoding step (`EngineConfig.fuse`)
+    sleep_engine: bool = True         # the rollout engine's memory given back during the update (`RolloutEngine.sleep`; its CUDA graphs are captured again next rollout)
     token_budget: int = 16384
     logprob_chunk: int = 1024
     pass_window: int = 4
