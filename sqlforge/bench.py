@@ -439,6 +439,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-sleep", action="store_true", help="step: keep the engine's memory during the backward (RolloutEngine.sleep off)")
     ap.add_argument("--turns", type=int, default=3, help="step: turns per episode")
     ap.add_argument("--profile-backward", type=int, default=0, metavar="N", help="step: profile one more backward pass, keep its N costliest operators")
+    ap.add_argument("--compare-head", action="store_true", help="step: time one more backward pass with the head's logits recomputed (no support-only backward)")
+    ap.add_argument("--adapter-compute", choices=("fp32", "model"), default="fp32", help="step: GRPOConfig.adapter_compute (model: fuse_lora)")
+    ap.add_argument("--compare-adapter", action="store_true", help="step: time one more backward pass with the other adapter computation, and compare their gradients")
     ap.add_argument("--steps", type=int, default=40, help="profile: engine steps recorded (after --skip)")
     ap.add_argument("--skip", type=int, default=200, help="profile: engine steps before the recorded window")
     ap.add_argument("--no-graphs", action="store_true", help="profile: decode eagerly, without CUDA graphs")
@@ -457,9 +460,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.what == "step":
         from sqlforge.grpo import bench_step
         rep = bench_step(a.model, turns=a.turns, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
-                         token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32, fuse=a.fuse,
+                         token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32, fuse=a.fuse, compare_head=a.compare_head,
+                         adapter_compute=a.adapter_compute, compare_adapter=a.compare_adapter,
                          sleep=not a.no_sleep, out=Path(a.out) / f"grpo_step_{a.model}.json")
-        print(json.dumps({k: rep.get(k) for k in ("s_step", "s_rollout", "s_backward", "train_tokens_per_s", "mfu")})); return 0
+        print(json.dumps({k: rep.get(k) for k in ("s_step", "s_rollout", "s_backward", "train_tokens_per_s", "mfu", "head_backward", "s_backward_recomputed_head",
+                                                  "s_backward_adapter_fp32", "s_backward_adapter_model", "adapter_gradient_agreement")})); return 0
     gpu_decode_plan(DecodePlan(tuple(a.models), tuple(a.batches), tuple(a.modes), repeats=a.repeats,
                                budget_s=a.budget_s or DecodePlan.budget_s), a.out)
     return 0

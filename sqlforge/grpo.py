@@ -22,7 +22,7 @@ from .tasks import DatabaseRegistry, Suite, Task, load_suite
 from .update import (
     LOSS_NORMS, LR_SCHEDULES, EXCLUDED, GRPOConfig, step_rng, episode_seed, reward, group_advantages, causal_lm,
     token_logprobs, Trajectory, Batch, collate, grpo_loss, pack_microbatches, add_stats, step_due, accumulate, add_lora,
-    lr_factor, adapter_matmuls, trainable_parameters, atomic_dir, save_adapter, write_adapter)
+    lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter)
 from .warmup import (
     call_turn_text, gold_transcripts, SFTConfig, CE_PARAMS, sft_loss, sft_warmup)
 from .stepbench import (
@@ -200,6 +200,7 @@ class GRPOTrainer:
         self.kernels = training_gdn(self.policy.device)     # the loss's Gated DeltaNet: fla's where its backward is right here
         self.matmuls = adapter_matmuls(self.policy.device, cfg.tf32)
         self.norms = fuse_norms(self.policy.model) if cfg.fuse else "modules"
+        self.adapter = fuse_lora(self.policy.model) if cfg.adapter_compute == "model" else "PEFT (fp32)"
         self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch, engine_config=EngineConfig(
             slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context, fuse=cfg.fuse))
         self.sql = SqlPool()
@@ -390,7 +391,7 @@ class GRPOTrainer:
                                        trainable_parameters=sum(p.numel() for p in self.params),
                                        norm_constant=self.cfg.norm_constant, world_size=self.world_size,
                                        rollout_backend=self.backend.info() if hasattr(self.backend, "info") else type(self.backend).__name__,
-                                       training_gdn_kernels=self.kernels, adapter_matmuls=self.matmuls, norms=self.norms))
+                                       training_gdn_kernels=self.kernels, adapter_matmuls=self.matmuls, adapter_compute=self.adapter, norms=self.norms))
 
     def save_checkpoint(self) -> Path:
         "Write `checkpoints/step<N>` atomically, point LATEST at it, keep the newest `keep_checkpoints`."

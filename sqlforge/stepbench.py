@@ -4,7 +4,7 @@
 
 # %% ../nbs/20b_stepbench.ipynb #e2b407cb
 from __future__ import annotations
-import dataclasses, resource, time
+import contextlib, dataclasses, resource, time
 from pathlib import Path
 from typing import Sequence
 
@@ -17,8 +17,9 @@ from .harness import HarnessConfig, run_episodes
 from .models import Policy, SamplingParams, load_policy
 from .sandbox import SqlPool
 from .tasks import Suite, Task, load_suite
-from .update import (GRPOConfig, Trajectory, accumulate, adapter_matmuls, add_lora, causal_lm, episode_seed, grpo_loss,
-                             pack_microbatches, trainable_parameters)
+from . import update
+from .update import (ADAPTER_COMPUTE, GRPOConfig, Trajectory, accumulate, adapter_matmuls, add_lora, causal_lm, episode_seed,
+                             fuse_lora, grpo_loss, pack_microbatches, support_backward, trainable_parameters)
 
 # %% auto #0
 __all__ = ['model_flops', 'bench_step']
@@ -48,8 +49,8 @@ def _fabricate(policy: Policy, suite: Suite, task: Task, harness: HarnessConfig,
             ids += enc(chat.response_open) + rand(obs_tokens) + enc(chat.response_close + chat.generation_prompt(harness.thinking))
     return Trajectory(tuple(ids), tuple(pos), (-1.0,) * len(pos))
 
-def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory], recompute: bool = True) -> dict:
-    "Model FLOPs of one GRPO backward pass over `trajs` (see the formula above) and, with gradient checkpointing (`recompute`), the recomputation's extra."
+def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory], recompute: bool = True, dense_head: bool = True) -> dict:
+    "Model FLOPs of one GRPO backward pass over `trajs` (see the formula above; the head's backward only where `dense_head`) and, with gradient checkpointing (`recompute`), the recomputation's extra."
     lm = causal_lm(model)
     cfgm = lm.config
     n = sum(p.numel() for name, p in lm.named_parameters() if "lora_" not in name and "embed" not in name and "lm_head" not in name)
@@ -59,7 +60,7 @@ def model_flops(model: torch.nn.Module, trajs: Sequence[Trajectory], recompute: 
     T = sum(len(t) for t in trajs)
     P = sum(len(t.positions) for t in trajs)
     attn = sum(6 * len(t) ** 2 * hd * full for t in trajs)
-    mf = 4 * n * T + 4 * V * d * P + attn
+    mf = 4 * n * T + (4 if dense_head else 2) * V * d * P + attn
     return {"model_flops": float(mf), "recompute_flops": float(2 * n * T if recompute else 0), "non_embedding_params": n,
             "tokens": T, "policy_tokens": P}
 
@@ -75,13 +76,56 @@ def _profile_backward(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig,
     return {"s_device_total": round(sum(getattr(e, key) for e in ops) / 1e6, 2),
             "top_ops": [{"name": e.key[:160], "calls": e.count, "s": round(getattr(e, key) / 1e6, 3)} for e in ops[:top]]}
 
+@contextlib.contextmanager
+def _support_width(width: int):
+    "`update.SUPPORT_WIDTH` set to `width` for the block (0: every chunk's head logits recomputed in the backward)."
+    keep, update.SUPPORT_WIDTH = update.SUPPORT_WIDTH, width
+    try: yield
+    finally: update.SUPPORT_WIDTH = keep
+
+@contextlib.contextmanager
+def _adapter(model: torch.nn.Module, compute: str):
+    "Every LoRA layer of `model` computing its adapter as `compute` says (`fuse_lora`, or PEFT's forward) for the block."
+    from peft.tuners.lora.layer import Linear
+    layers = [m for m in model.modules() if type(m) is Linear]
+    saved = [m.__dict__.pop("forward", None) for m in layers]
+    if compute == "model": fuse_lora(model)
+    try: yield
+    finally:
+        for m, f in zip(layers, saved):
+            m.__dict__.pop("forward", None)
+            if f is not None: m.forward = f
+
+def _time_backward(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, token_budget: int, opt, params) -> float:
+    "Seconds of one more backward pass and optimiser step (outside the timed runs)."
+    if torch.cuda.is_available(): torch.cuda.synchronize()
+    t = time.time()
+    accumulate(pol.model, trajs, lambda mb: grpo_loss(pol, mb, cfg, len(trajs)), token_budget)
+    torch.nn.utils.clip_grad_norm_(params, 1.0); opt.step(); opt.zero_grad(set_to_none=True)
+    if torch.cuda.is_available(): torch.cuda.synchronize()
+    return round(time.time() - t, 2)
+
+def _adapter_agreement(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, token_budget: int, params) -> dict:
+    "Cosine and relative difference of the adapter's gradients on the first micro-batch, PEFT's fp32 adapter against `fuse_lora`'s."
+    mb = [trajs[i] for i in pack_microbatches([len(t) for t in trajs], token_budget)[0]]
+    grads = {}
+    for compute in ADAPTER_COMPUTE:
+        with _adapter(pol.model, compute):
+            pol.model.zero_grad(set_to_none=True)
+            grpo_loss(pol, mb, cfg, len(trajs))[0].backward()
+            grads[compute] = torch.cat([p.grad.flatten().float() for p in params])
+    pol.model.zero_grad(set_to_none=True)
+    a, b = grads["fp32"], grads["model"]
+    if not (a.norm() > 0 and b.norm() > 0): return {"gradient_cosine": None, "relative_difference": None, "why": "no gradient on that micro-batch"}
+    return {"gradient_cosine": round(float(a @ b / (a.norm() * b.norm())), 6), "relative_difference": round(float((b - a).norm() / a.norm()), 6)}
+
 def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: int = 8, turns: int = 8,
                gen_tokens: int = 256, obs_tokens: int = 160, prompt_tokens: int = 1536, rollout: bool = False,
                token_budget: int = 16384, logprob_chunk: int = 1024, lora_r: int = 32, lora_alpha: int = 64,
                device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0,
                grad_checkpointing: bool = True, max_context: int = 8192, engine: bool | str = "auto",
                warmup: bool = True, profile_backward: int = 0, tf32: bool = True, fuse: bool = False,
-               sleep: bool = True) -> dict:
+               sleep: bool = True, compare_head: bool = False, adapter_compute: str = "fp32", compare_adapter: bool = False) -> dict:
     "Time one GRPO step (rollout / scoring / backward) at the given lengths; write and return a JSON report."
     import tempfile as _tmp
     from sqlforge.backends import TransformersBackend
@@ -102,17 +146,20 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         kernels = training_gdn(pol.device)
         matmuls = adapter_matmuls(pol.device, tf32)
         norms = fuse_norms(pol.model) if fuse else "modules"
+        adapter = fuse_lora(pol.model) if adapter_compute == "model" else "PEFT (fp32)"
         params = trainable_parameters(pol.model)
         t_load = time.time() - t0
         jobs = [(t, episode_seed(seed, 1, k, g)) for k, t in enumerate(suite.tasks) for g in range(group)]
         rep = {**run_manifest({"model": model, "tasks_per_step": tasks_per_step, "group": group, "turns": turns, "gen_tokens": gen_tokens,
-                               "rollout": rollout, "token_budget": token_budget, "lora_r": lora_r, "seed": seed}),
+                               "rollout": rollout, "token_budget": token_budget, "lora_r": lora_r, "seed": seed,
+                               "fuse": fuse, "adapter_compute": adapter_compute}),
                "model": model, "device": str(pol.device), "dtype": pol.info["dtype"], "tasks_per_step": tasks_per_step,
                "group": group, "turns": turns, "gen_tokens": gen_tokens, "lora_r": lora_r,
                "trainable_params": sum(p.numel() for p in params), "token_budget": token_budget,
                "seconds_load": round(t_load, 2), "rollout": "real" if rollout else "skipped (fabricated trajectories)",
                "grad_checkpointing": grad_checkpointing, "max_context": max_context, "training_gdn_kernels": kernels,
-               "adapter_matmuls": matmuls, "norms": norms, "engine_sleep": sleep}
+               "adapter_matmuls": matmuls, "adapter_compute": adapter, "norms": norms, "engine_sleep": sleep,
+               "head_backward": "support" if support_backward(harness.sampling) else "recomputed"}
         with SqlPool() as sql:
             if rollout:
                 pol.model.eval()
@@ -160,7 +207,13 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
             runs.append({"s_forward_backward": round(t_b - t, 2), "s_optimizer": round(t_o - t_b, 3),
                          "microbatches": st["microbatches"], "oom_retries": st["oom_retries"], "final_budget": budget,
                          "peak_gpu_gib": round(torch.cuda.max_memory_allocated() / 2**30, 2) if torch.cuda.is_available() else None})
-        fl = model_flops(pol.model, trajs, recompute=grad_checkpointing)
+        if compare_head:                            # one more pass, outside the timed ones: the head's logits recomputed
+            with _support_width(0): rep["s_backward_recomputed_head"] = _time_backward(pol, trajs, cfg, token_budget, opt, params)
+        if compare_adapter:                         # one more pass with the other adapter computation, and the two gradients compared
+            other = next(c for c in ADAPTER_COMPUTE if c != adapter_compute)
+            with _adapter(pol.model, other): rep[f"s_backward_adapter_{other}"] = _time_backward(pol, trajs, cfg, token_budget, opt, params)
+            rep["adapter_gradient_agreement"] = _adapter_agreement(pol, trajs, cfg, token_budget, params)
+        fl = model_flops(pol.model, trajs, recompute=grad_checkpointing, dense_head=rep["head_backward"] == "recomputed")
         s_b = runs[-1]["s_forward_backward"] + runs[-1]["s_optimizer"]
         peak = peak_tflops * 1e12
         rep.update(backward_runs=runs, s_backward=round(s_b, 2), trajectory_tokens_mean=round(fl["tokens"] / len(trajs), 1),

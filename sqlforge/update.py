@@ -4,7 +4,7 @@
 
 # %% ../nbs/20_update.ipynb #799a4b6d
 from __future__ import annotations
-import contextlib, dataclasses, math, os, re, shutil
+import contextlib, dataclasses, math, os, re, shutil, types
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,14 +19,16 @@ from .models import Policy, SamplingParams, base_model_id, load_adapter, lora_co
 from .verify import Outcome
 
 # %% auto #0
-__all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward', 'group_advantages',
-           'causal_lm', 'is_right_padded', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
-           'pack_microbatches', 'add_stats', 'grads_finite', 'step_due', 'accumulate', 'add_lora', 'lr_factor',
-           'adapter_matmuls', 'trainable_parameters', 'atomic_dir', 'write_adapter', 'save_adapter']
+__all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'ADAPTER_COMPUTE', 'EXCLUDED', 'SUPPORT_WIDTH', 'GRPOConfig', 'step_rng', 'episode_seed',
+           'reward', 'group_advantages', 'causal_lm', 'is_right_padded', 'support_backward', 'token_logprobs',
+           'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats', 'grads_finite', 'step_due',
+           'accumulate', 'add_lora', 'lr_factor', 'adapter_matmuls', 'fuse_lora', 'trainable_parameters', 'atomic_dir',
+           'write_adapter', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
 LR_SCHEDULES = ("constant", "cosine")
+ADAPTER_COMPUTE = ("fp32", "model")
 EXCLUDED = (Outcome.OVERFLOW.value, Outcome.INFRA_ERROR.value)
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class GRPOConfig:
     grad_clip: float = 1.0
     grad_checkpointing: bool = True
     tf32: bool = True                 # the fp32 adapter's matmuls on TF32 tensor cores (CUDA; `adapter_matmuls`)
+    adapter_compute: str = "fp32"     # "fp32": PEFT's forward; "model": the adapter's matmuls in the model's dtype, added inside the GEMM (`fuse_lora`)
     fuse: bool = False                # norms through torch's fused RMSNorm everywhere (`fuse_norms`) and the engine's fused decoding step (`EngineConfig.fuse`)
     sleep_engine: bool = True         # the rollout engine's memory given back during the update (`RolloutEngine.sleep`; its CUDA graphs are captured again next rollout)
     token_budget: int = 16384
@@ -88,6 +91,7 @@ class GRPOConfig:
             if not cond: raise ValueError(f"GRPOConfig.{name}: {msg} (got {getattr(self, name)!r})")
         need(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", self.climb or ""), "climb", "letters, digits, _ . - only (it names folders)")
         need(len(self.suites) >= 1, "suites", "give at least one suite")
+        need(self.adapter_compute in ADAPTER_COMPUTE, "adapter_compute", f"one of {ADAPTER_COMPUTE}")
         for k in ("steps", "tasks_per_step", "rollout_batch", "lora_r", "token_budget", "logprob_chunk", "pass_window",
                   "ckpt_every", "keep_checkpoints", "rest_steps"):
             need(getattr(self, k) >= 1, k, "must be >= 1")
@@ -159,14 +163,48 @@ def is_right_padded(attention_mask: torch.Tensor) -> bool:
     "Whether every row of the mask is ones followed by zeros."
     return bool((attention_mask.cummin(-1).values == attention_mask).all())
 
-def _chunk_logprobs(head: torch.nn.Module, params: SamplingParams, entropy: bool, h: torch.Tensor, tgt: torch.Tensor):
-    "Sampling log-probs of `tgt` from hidden states `h` (fp32), and the distribution's entropy (no gradient)."
-    lp = sampling_logprobs(head(h), params)
-    out = lp.gather(-1, tgt[:, None])[:, 0]
-    if not entropy: return out, None
-    with torch.no_grad():
-        ent = -torch.where(torch.isfinite(lp), lp.exp() * lp, 0.0).sum(-1)
-    return out, ent
+SUPPORT_WIDTH = 64    # the widest sampling support whose backward is taken on the support alone
+
+def support_backward(params: SamplingParams) -> bool:
+    "Whether, for a frozen head, the backward of `token_logprobs` under `params` runs on the support alone (ties aside)."
+    return params.temperature > 0 and 0 < params.top_k <= SUPPORT_WIDTH
+
+class _HeadLogprobs(torch.autograd.Function):
+    "Log-probs of `tgt` under the sampling distribution of a linear head's logits, and its entropy (no gradient); see the text for the backward."
+    @staticmethod
+    def forward(ctx, h, weight, bias, tgt, params: SamplingParams, entropy: bool, grad: bool):
+        lp = sampling_logprobs(torch.nn.functional.linear(h, weight, bias), params)
+        out = lp.gather(-1, tgt[:, None])[:, 0]
+        ent = -torch.where(torch.isfinite(lp), lp.exp() * lp, 0.0).sum(-1) if entropy else out.new_zeros(0)
+        ctx.mark_non_differentiable(ent)
+        ctx.params, ctx.h_like = params, (h.shape, h.dtype)
+        width = int(torch.isfinite(lp).sum(-1).max()) if grad and len(lp) else 0
+        frozen = not weight.requires_grad and (bias is None or not bias.requires_grad)
+        ctx.mode = ("none" if not grad else "zero" if params.temperature == 0
+                    else "support" if frozen and width <= SUPPORT_WIDTH else "dense")
+        if ctx.mode == "support":
+            val, idx = lp.topk(width, dim=-1)               # the support; a row's unused places hold -inf, so p = 0 there
+            ctx.save_for_backward(weight, idx, val.exp(), tgt, torch.isfinite(out))
+        elif ctx.mode == "dense": ctx.save_for_backward(h, weight, bias, tgt)
+        return out, ent
+
+    @staticmethod
+    def backward(ctx, g_out, g_ent):
+        nones = (None,) * 4
+        if ctx.mode == "zero": return (g_out.new_zeros(ctx.h_like[0], dtype=ctx.h_like[1]), None, None) + nones
+        if ctx.mode == "support":
+            weight, idx, p, tgt, inside = ctx.saved_tensors
+            mix = torch.bmm(p[:, None, :], weight[idx].float())[:, 0]                   # Σ_k p_k w_k over the support
+            own = torch.where(inside[:, None], weight[tgt].float(), 0.0)                # w_tgt where tgt is in the support
+            gh = (g_out / ctx.params.temperature)[:, None] * (own - mix)
+            return (gh.to(ctx.h_like[1]), None, None) + nones
+        h, weight, bias, tgt = ctx.saved_tensors
+        with torch.enable_grad():                                                       # the logits recomputed, as checkpointing would
+            x = h.detach().requires_grad_()
+            out = sampling_logprobs(torch.nn.functional.linear(x, weight, bias), ctx.params).gather(-1, tgt[:, None])[:, 0]
+            wrt = [t for t in (x, weight, bias) if t is not None and t.requires_grad]
+            gs = iter(torch.autograd.grad(out, wrt, g_out))
+        return tuple(next(gs) if t is not None and t.requires_grad else None for t in (x, weight, bias)) + nones
 
 def token_logprobs(model: torch.nn.Module, input_ids: torch.Tensor, attention_mask: torch.Tensor, rows: torch.Tensor,
                    positions: torch.Tensor, params: SamplingParams, chunk: int = 1024,
@@ -180,11 +218,10 @@ def token_logprobs(model: torch.nn.Module, input_ids: torch.Tensor, attention_ma
     h = lm.get_decoder()(input_ids=input_ids, attention_mask=mask, use_cache=False).last_hidden_state
     hs, tgt = h[rows, positions - 1], input_ids[rows, positions]
     head, outs, ents = lm.get_output_embeddings(), [], []
+    if not isinstance(head, torch.nn.Linear):
+        raise NotImplementedError(f"{type(lm).__name__}'s output head is a {type(head).__name__}; token_logprobs applies a linear head")
     for s in range(0, len(rows), chunk):
-        args = (head, params, entropy, hs[s:s + chunk], tgt[s:s + chunk])
-        if torch.is_grad_enabled():
-            o, e = torch.utils.checkpoint.checkpoint(_chunk_logprobs, *args, use_reentrant=False)
-        else: o, e = _chunk_logprobs(*args)
+        o, e = _HeadLogprobs.apply(hs[s:s + chunk], head.weight, head.bias, tgt[s:s + chunk], params, entropy, torch.is_grad_enabled())
         outs.append(o); ents.append(e)
     lp = torch.cat(outs) if outs else h.new_zeros(0, dtype=torch.float32)
     return lp, (torch.cat(ents) if entropy and ents else None)
@@ -370,6 +407,23 @@ def adapter_matmuls(device: torch.device | str, tf32: bool = True) -> str:
     if torch.device(device).type != "cuda": return "fp32 (no CUDA device: TF32 does not apply)"
     torch.backends.cuda.matmul.allow_tf32 = tf32
     return "tf32" if tf32 else "fp32"
+
+def _lora_in_model_dtype(self, x: torch.Tensor, *args, **kwargs) -> torch.Tensor:
+    "A PEFT LoRA linear's forward with the adapter in the activations' dtype, its output added inside the second GEMM; PEFT's own where it does more."
+    a = self.active_adapters[0] if len(self.active_adapters) == 1 else None
+    if (a is None or args or kwargs or self.disable_adapters or self.merged or a not in self.lora_A or a in self.lora_variant):
+        return type(self).forward(self, x, *args, **kwargs)
+    out = self.base_layer(x)
+    u = torch.nn.functional.linear(self.lora_dropout[a](x), self.lora_A[a].weight.to(x.dtype))
+    b = (self.lora_B[a].weight * self.scaling[a]).to(x.dtype)
+    return torch.addmm(out.reshape(-1, out.shape[-1]), u.reshape(-1, u.shape[-1]), b.t()).view(out.shape)
+
+def fuse_lora(model: torch.nn.Module) -> str:
+    "From now on every PEFT LoRA linear layer of `model` computes its adapter in the activations' dtype (`_lora_in_model_dtype`); what runs, for the manifest."
+    from peft.tuners.lora.layer import Linear
+    layers = [m for m in model.modules() if type(m) is Linear]
+    for m in layers: m.forward = types.MethodType(_lora_in_model_dtype, m)
+    return f"model dtype, added in the GEMM ({len(layers)} layers)"
 
 def trainable_parameters(model: torch.nn.Module) -> list[torch.nn.Parameter]:
     "The parameters the optimiser updates (the adapter's)."
