@@ -19,7 +19,7 @@ from .sandbox import SqlPool
 from .tasks import Suite, Task, load_suite
 from . import update
 from .update import (ADAPTER_COMPUTE, GRPOConfig, Trajectory, accumulate, adapter_matmuls, add_lora, causal_lm, episode_seed,
-                             fuse_lora, grpo_loss, pack_microbatches, support_backward, trainable_parameters)
+                             fuse_lora, grpo_loss, lora_layers, pack_microbatches, support_backward, trainable_parameters)
 
 # %% auto #0
 __all__ = ['model_flops', 'bench_step']
@@ -86,8 +86,7 @@ def _support_width(width: int):
 @contextlib.contextmanager
 def _adapter(model: torch.nn.Module, compute: str):
     "Every LoRA layer of `model` computing its adapter as `compute` says (`fuse_lora`, or PEFT's forward) for the block."
-    from peft.tuners.lora.layer import Linear
-    layers = [m for m in model.modules() if type(m) is Linear]
+    layers = lora_layers(model)
     saved = [m.__dict__.pop("forward", None) for m in layers]
     if compute == "model": fuse_lora(model)
     try: yield
@@ -96,14 +95,23 @@ def _adapter(model: torch.nn.Module, compute: str):
             m.__dict__.pop("forward", None)
             if f is not None: m.forward = f
 
-def _time_backward(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, token_budget: int, opt, params) -> float:
-    "Seconds of one more backward pass and optimiser step (outside the timed runs)."
-    if torch.cuda.is_available(): torch.cuda.synchronize()
-    t = time.time()
-    accumulate(pol.model, trajs, lambda mb: grpo_loss(pol, mb, cfg, len(trajs)), token_budget)
+def _backward_pass(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, token_budget: int, opt, params) -> dict:
+    "One timed backward pass (forward, backward, optimiser step): seconds, micro-batches, OOM retries and peak memory."
+    cuda = torch.cuda.is_available()
+    sync = lambda: torch.cuda.synchronize() if cuda else None
+    if cuda: torch.cuda.reset_peak_memory_stats()
+    sync(); t = time.time()
+    st, budget = accumulate(pol.model, trajs, lambda mb: grpo_loss(pol, mb, cfg, len(trajs)), token_budget)
+    sync(); t_b = time.time()
     torch.nn.utils.clip_grad_norm_(params, 1.0); opt.step(); opt.zero_grad(set_to_none=True)
-    if torch.cuda.is_available(): torch.cuda.synchronize()
-    return round(time.time() - t, 2)
+    sync(); t_o = time.time()
+    return {"s_forward_backward": round(t_b - t, 2), "s_optimizer": round(t_o - t_b, 3),
+            "microbatches": st["microbatches"], "oom_retries": st["oom_retries"], "final_budget": budget,
+            "peak_gpu_gib": round(torch.cuda.max_memory_allocated() / 2**30, 2) if cuda else None}
+
+def _seconds(run: dict) -> float:
+    "A pass's seconds, optimiser step included."
+    return round(run["s_forward_backward"] + run["s_optimizer"], 2)
 
 def _adapter_agreement(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, token_budget: int, params) -> dict:
     "Cosine and relative difference of the adapter's gradients on the first micro-batch, PEFT's fp32 adapter against `fuse_lora`'s."
@@ -196,25 +204,15 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         atomic_write_json(out, {**rep, "status": "partial: rollout and scoring measured, backward not finished"})
         opt = torch.optim.AdamW(params, lr=1e-6)
         pol.model.train()
-        runs = []
-        for _ in range(2):
-            if torch.cuda.is_available(): torch.cuda.reset_peak_memory_stats()
-            sync(); t = time.time()
-            st, budget = accumulate(pol.model, trajs, lambda mb: grpo_loss(pol, mb, cfg, len(trajs)), token_budget)
-            sync(); t_b = time.time()
-            torch.nn.utils.clip_grad_norm_(params, 1.0); opt.step(); opt.zero_grad(set_to_none=True)
-            sync(); t_o = time.time()
-            runs.append({"s_forward_backward": round(t_b - t, 2), "s_optimizer": round(t_o - t_b, 3),
-                         "microbatches": st["microbatches"], "oom_retries": st["oom_retries"], "final_budget": budget,
-                         "peak_gpu_gib": round(torch.cuda.max_memory_allocated() / 2**30, 2) if torch.cuda.is_available() else None})
+        runs = [_backward_pass(pol, trajs, cfg, token_budget, opt, params) for _ in range(2)]
         if compare_head:                            # one more pass, outside the timed ones: the head's logits recomputed
-            with _support_width(0): rep["s_backward_recomputed_head"] = _time_backward(pol, trajs, cfg, token_budget, opt, params)
+            with _support_width(0): rep["s_backward_recomputed_head"] = _seconds(_backward_pass(pol, trajs, cfg, token_budget, opt, params))
         if compare_adapter:                         # one more pass with the other adapter computation, and the two gradients compared
             other = next(c for c in ADAPTER_COMPUTE if c != adapter_compute)
-            with _adapter(pol.model, other): rep[f"s_backward_adapter_{other}"] = _time_backward(pol, trajs, cfg, token_budget, opt, params)
+            with _adapter(pol.model, other): rep[f"s_backward_adapter_{other}"] = _seconds(_backward_pass(pol, trajs, cfg, token_budget, opt, params))
             rep["adapter_gradient_agreement"] = _adapter_agreement(pol, trajs, cfg, token_budget, params)
         fl = model_flops(pol.model, trajs, recompute=grad_checkpointing, dense_head=rep["head_backward"] == "recomputed")
-        s_b = runs[-1]["s_forward_backward"] + runs[-1]["s_optimizer"]
+        s_b = _seconds(runs[-1])
         peak = peak_tflops * 1e12
         rep.update(backward_runs=runs, s_backward=round(s_b, 2), trajectory_tokens_mean=round(fl["tokens"] / len(trajs), 1),
                    policy_tokens=fl["policy_tokens"], training_tokens=fl["tokens"],

@@ -22,8 +22,8 @@ from .verify import Outcome
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'ADAPTER_COMPUTE', 'EXCLUDED', 'SUPPORT_WIDTH', 'GRPOConfig', 'step_rng', 'episode_seed',
            'reward', 'group_advantages', 'causal_lm', 'is_right_padded', 'support_backward', 'token_logprobs',
            'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats', 'grads_finite', 'step_due',
-           'accumulate', 'add_lora', 'lr_factor', 'adapter_matmuls', 'fuse_lora', 'trainable_parameters', 'atomic_dir',
-           'write_adapter', 'save_adapter']
+           'accumulate', 'add_lora', 'lr_factor', 'adapter_matmuls', 'lora_layers', 'fuse_lora', 'trainable_parameters',
+           'atomic_dir', 'write_adapter', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
@@ -418,10 +418,14 @@ def _lora_in_model_dtype(self, x: torch.Tensor, *args, **kwargs) -> torch.Tensor
     b = (self.lora_B[a].weight * self.scaling[a]).to(x.dtype)
     return torch.addmm(out.reshape(-1, out.shape[-1]), u.reshape(-1, u.shape[-1]), b.t()).view(out.shape)
 
+def lora_layers(model: torch.nn.Module) -> list[torch.nn.Module]:
+    "The PEFT LoRA linear layers of `model`."
+    from peft.tuners.lora.layer import Linear
+    return [m for m in model.modules() if type(m) is Linear]
+
 def fuse_lora(model: torch.nn.Module) -> str:
     "From now on every PEFT LoRA linear layer of `model` computes its adapter in the activations' dtype (`_lora_in_model_dtype`); what runs, for the manifest."
-    from peft.tuners.lora.layer import Linear
-    layers = [m for m in model.modules() if type(m) is Linear]
+    layers = lora_layers(model)
     for m in layers: m.forward = types.MethodType(_lora_in_model_dtype, m)
     return f"model dtype, added in the GEMM ({len(layers)} layers)"
 
