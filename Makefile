@@ -14,7 +14,9 @@ STAMP  := $(VENV)/.sqlforge-installed
 # scratch/main_job.ipynb. `make demo-record` remakes the record and its executed notebook, report/main_job.ipynb
 # (after a change that moves harness tokens; commit both).
 DEMO_OUT ?= scratch/main-job
-PAPERMILL_TO_TERMINAL = --stdout-file /dev/stdout --stderr-file /dev/stderr --no-progress-bar --log-level ERROR
+# The notebook's output goes to the terminal through `-` (click's standard output): a path such as /dev/stdout would be
+# opened for writing and truncate a log file that the caller redirects into, losing everything printed before it.
+PAPERMILL_TO_TERMINAL = --stdout-file - --stderr-file - --no-progress-bar --log-level ERROR
 
 demo: $(STAMP)
 	mkdir -p $(dir $(DEMO_OUT))
