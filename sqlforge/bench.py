@@ -18,8 +18,8 @@ from .models import Policy, SamplingParams, load_policy
 
 # %% auto #0
 __all__ = ['MODES', 'ARCH_SHAPES', 'ENGINE_ROWS', 'ENGINE_VARIANTS', 'decode_throughput', 'shape_policy', 'Workload',
-           'run_workload', 'engine_rows', 'engine_selftest', 'engine_profile', 'DecodePlan', 'gpu_decode_plan',
-           'cpu_episodes_per_minute', 'cpu_engine_choice', 'main']
+           'run_workload', 'engine_plan', 'engine_rows', 'engine_selftest', 'engine_profile', 'DecodePlan',
+           'gpu_decode_plan', 'cpu_episodes_per_minute', 'cpu_engine_choice', 'main']
 
 # %% ../nbs/90_bench.ipynb #e2384592
 MODES = {"plain": dict(cache_implementation=None, compile=False),
@@ -122,6 +122,10 @@ def run_workload(backend, w: Workload, vocab: int) -> dict:
 # %% ../nbs/90_bench.ipynb #1067a56a
 ENGINE_ROWS = {"a": [("qwen3.5-4b-arch", Workload(concurrent=64))],
                "b1": [("qwen2.5-0.5b-arch", Workload(concurrent=256))], "b2": [("smollm2-135m-arch", Workload(concurrent=256))]}
+
+def engine_plan(rows: Sequence[str], **changes) -> list[tuple[str, Workload]]:
+    "The (shape, workload) pairs of the ENGINE_ROWS named in `rows`, in their order, with the workload fields in `changes` replaced."
+    return [(m, dataclasses.replace(w, **changes)) for k in rows for m, w in ENGINE_ROWS[k]]
 
 _PLAIN = {"fuse": False, "overlap": False, "recurrent_state": "float32"}
 ENGINE_VARIANTS = {"engine": {}, "engine-plain": _PLAIN, "engine-compiled": {**_PLAIN, "compile": True},
@@ -428,8 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rows", nargs="+", default=["a"], choices=sorted(ENGINE_ROWS), help="engine: which rows of ENGINE_ROWS")
     ap.add_argument("--engines", nargs="+", default=["engine", "reference"], choices=[*ENGINE_VARIANTS, "reference"],
                     help="engine: the reference path and/or the engine as configured by ENGINE_VARIANTS")
-    ap.add_argument("--keep-from", default=str(project_root() / "results" / "bench" / "rollout_engine.json"),
-                    help="engine: earlier rows to keep (those not measured again)")
+    ap.add_argument("--keep-from", default=None, help="engine: earlier rows to keep (those not measured again); "
+                    "default results/bench/rollout_engine.json, none where --turns or --new-tokens change the workload")
     ap.add_argument("--model", default="qwen3.5-4b-arch", help="selftest / step: the model")
     ap.add_argument("--rollout", action="store_true", help="step: a real rollout through the harness (else fabricated)")
     ap.add_argument("--no-grad-checkpointing", action="store_true", help="step: backward without recomputation")
@@ -437,7 +441,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fuse", action="store_true", help="step: GRPOConfig.fuse (the norms through torch's fused RMSNorm, the engine's fused decoding step)")
     ap.add_argument("--token-budget", type=int, default=16384, help="step: tokens per micro-batch")
     ap.add_argument("--no-sleep", action="store_true", help="step: keep the engine's memory during the backward (RolloutEngine.sleep off)")
-    ap.add_argument("--turns", type=int, default=3, help="step: turns per episode")
+    ap.add_argument("--turns", type=int, default=None, help="step: turns per episode (default 3); engine / profile: replaces the rows' 6 turns")
+    ap.add_argument("--new-tokens", type=int, default=None, help="engine / profile: replaces the rows' 256 new tokens per turn")
     ap.add_argument("--profile-backward", type=int, default=0, metavar="N", help="step: profile one more backward pass, keep its N costliest operators")
     ap.add_argument("--compare-head", action="store_true", help="step: time one more backward pass with the head's logits recomputed (no support-only backward)")
     ap.add_argument("--adapter-compute", choices=("fp32", "model"), default="fp32", help="step: GRPOConfig.adapter_compute (model: fuse_lora)")
@@ -448,18 +453,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--variant", default="engine", choices=list(ENGINE_VARIANTS), help="profile / selftest: the engine as configured by ENGINE_VARIANTS")
     a = ap.parse_args(argv)
     if a.what == "cpu": print(json.dumps(cpu_episodes_per_minute(out=a.out))); return 0
+    changed = {k: v for k, v in (("turns", a.turns), ("new_tokens", a.new_tokens)) if v is not None}
     if a.what == "engine":
-        engine_rows([r for k in a.rows for r in ENGINE_ROWS[k]], a.out, a.engines, a.budget_s or 540.0, keep_from=a.keep_from)
+        if changed and any(Path(a.out).glob("rollout_engine*.json")):
+            ap.error(f"--out {a.out} already holds engine rows; measure a changed workload ({changed}) into a folder of its own")
+        keep = a.keep_from or (Path(a.out) / "rollout_engine.json" if changed else project_root() / "results" / "bench" / "rollout_engine.json")
+        engine_rows(engine_plan(a.rows, **changed), a.out, a.engines, a.budget_s or 540.0, keep_from=keep)
         return 0
     if a.what == "profile":
-        for name, w in [r for k in a.rows for r in ENGINE_ROWS[k]]:
+        for name, w in engine_plan(a.rows, **changed):
             pr = engine_profile(name, w, a.out, a.steps, a.skip, not a.no_graphs, variant=a.variant)
             print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0, variant=a.variant); return 0
     if a.what == "step":
         from sqlforge.grpo import bench_step
-        rep = bench_step(a.model, turns=a.turns, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
+        rep = bench_step(a.model, turns=a.turns or 3, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
                          token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32, fuse=a.fuse, compare_head=a.compare_head,
                          adapter_compute=a.adapter_compute, compare_adapter=a.compare_adapter,
                          sleep=not a.no_sleep, out=Path(a.out) / f"grpo_step_{a.model}.json")
