@@ -190,14 +190,15 @@ def finished_climb(cfg: GRPOConfig) -> int | None:
     """The step a finished climb reached, when its logs and last adapter are here but its checkpoints are not (they are
     not committed) and its manifest matches `cfg`; None when there is no such climb. A mismatch is an error."""
     from sqlforge.core import config_to_dict, sha256_file
-    from sqlforge.grpo import OPERATIONAL
+    from sqlforge.grpo import OPERATIONAL, recorded_identity
     run = cfg.run_dir()
     if (run / "checkpoints" / "LATEST").exists() or not (run / "manifest.json").exists() or not (run / "metrics.jsonl").exists():
         return None
     last = max((r["step"] for r in read_jsonl(run / "metrics.jsonl")), default=0)
     if last < cfg.steps or not (cfg.adapters_dir() / cfg.climb / f"step{last}" / "adapter_config.json").exists(): return None
     old, now = json.loads((run / "manifest.json").read_text()), config_to_dict(cfg)
-    diff = [k for k in now if k not in (*OPERATIONAL, "suites", "init_adapter") and old["config"].get(k) != now[k]]
+    rec = recorded_identity(old["config"])              # fields added since the climb ran: at their defaults
+    diff = [k for k in now if k not in (*OPERATIONAL, "suites", "init_adapter") and rec.get(k) != now[k]]
     hashes = {v.get("sha256") for v in old.get("data", {}).values() if isinstance(v, dict)}
     diff += [f"pool {s}" for s in cfg.suites if sha256_file(s) not in hashes]
     if diff: raise ValueError(f"{run} holds a finished climb with another configuration ({', '.join(diff)}); "

@@ -15,7 +15,7 @@ import torch
 from .core import (
     JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, portable, run_manifest, sha256_file, sha256_json)
 from .engine import EngineConfig, fuse_norms, training_gdn
-from .harness import Transcript, run_episodes
+from .harness import Transcript, harness_record, run_episodes
 from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool
 from .tasks import DatabaseRegistry, Suite, Task, load_suite
@@ -36,11 +36,11 @@ _all_ = ["LOSS_NORMS", "LR_SCHEDULES", "EXCLUDED", "GRPOConfig", "step_rng", "ep
 
 # %% auto #0
 __all__ = ['OPERATIONAL', 'PoolSuite', 'load_pool', 'TaskPool', 'step_dirs', 'rng_state', 'set_rng_state', 'climb_identity',
-           'GRPOTrainer', 'LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng', 'episode_seed', 'reward',
-           'group_advantages', 'causal_lm', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
-           'pack_microbatches', 'add_stats', 'accumulate', 'add_lora', 'lr_factor', 'trainable_parameters',
-           'atomic_dir', 'save_adapter', 'write_adapter', 'call_turn_text', 'gold_transcripts', 'SFTConfig',
-           'CE_PARAMS', 'sft_loss', 'sft_warmup', 'model_flops', 'bench_step']
+           'recorded_identity', 'GRPOTrainer', 'LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'GRPOConfig', 'step_rng',
+           'episode_seed', 'reward', 'group_advantages', 'causal_lm', 'token_logprobs', 'Trajectory', 'Batch',
+           'collate', 'grpo_loss', 'pack_microbatches', 'add_stats', 'accumulate', 'add_lora', 'lr_factor',
+           'trainable_parameters', 'atomic_dir', 'save_adapter', 'write_adapter', 'call_turn_text', 'gold_transcripts',
+           'SFTConfig', 'CE_PARAMS', 'sft_loss', 'sft_warmup', 'model_flops', 'bench_step']
 
 # %% ../nbs/20c_grpo.ipynb #95af5fd0
 @dataclass(frozen=True)
@@ -180,6 +180,12 @@ def climb_identity(cfg: GRPOConfig) -> dict:
     if cfg.init_adapter:
         d["init_adapter"] = _file_fingerprint(adapter_dir(cfg.init_adapter, root=cfg.adapters_dir()) / "adapter_model.safetensors")
     return d
+
+def recorded_identity(old: dict) -> dict:
+    "A climb identity as a checkpoint recorded it, with the fields added to the configuration since then at their defaults."
+    filled = {**{k: v for k, v in climb_identity(GRPOConfig()).items() if k not in ("suites", "init_adapter")}, **old}
+    if isinstance(filled.get("harness"), dict): filled["harness"] = harness_record(filled["harness"])
+    return filled
 
 class GRPOTrainer:
     "A GRPO climb: `step()` runs one step top to bottom; `run()` runs to `cfg.steps` with checkpoints."
@@ -417,7 +423,7 @@ class GRPOTrainer:
         from safetensors.torch import load_file
         if not (d / "meta.json").exists(): raise FileNotFoundError(f"{d}: LATEST names a checkpoint that is not there")
         meta = json.loads((d / "meta.json").read_text())
-        old, new = meta["identity"], climb_identity(self.cfg)
+        old, new = recorded_identity(meta["identity"]), climb_identity(self.cfg)
         diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
         if diff:
             raise ValueError(f"cannot resume {self.run_dir}: its climb was started with a different configuration: "

@@ -18,10 +18,11 @@ from .tasks import Suite, Task, score_submission
 from .verify import Outcome, Verdict
 
 # %% auto #0
-__all__ = ['TOOLS', 'TOOL_CALL_RE', 'PROTOCOLS', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text', 'task_messages',
-           'ToolCall', 'ParsedTurn', 'call_example', 'format_hint', 'no_call_note', 'split_thinking', 'bare_json_calls',
-           'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig', 'budget_note', 'protocol',
-           'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main', 'ScriptedBackend']
+__all__ = ['TOOLS', 'PROMPTS', 'TOOL_CALL_RE', 'PROTOCOLS', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text',
+           'table_list', 'task_messages', 'ToolCall', 'ParsedTurn', 'call_example', 'format_hint', 'no_call_note',
+           'split_thinking', 'bare_json_calls', 'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig',
+           'harness_record', 'budget_note', 'protocol', 'request_seed', 'Transcript', 'run_episodes', 'transcript_text',
+           'main', 'ScriptedBackend']
 
 # %% ../nbs/11_harness.ipynb #a7d04432
 TOOLS = [
@@ -38,12 +39,21 @@ TOOLS = [
                        "required": ["sql"]}}},
 ]
 
-_SYSTEM = """You are a careful data analyst. You answer questions about a SQLite database by writing SQL.
-
-Work in steps. Use run_sql to look at the tables, check values and try parts of your query; each call shows at most {rows} rows of its result and says how many rows there were. When you are confident, call submit with one SQL query: a single SELECT statement whose result answers the question, with exactly the columns the question asks for. {judged} You have {turns} turns; submitting ends the task.
-
-Database schema:
-{schema}"""
+_INTRO = "You are a careful data analyst. You answer questions about a SQLite database by writing SQL.\n\n"
+_WORK = ("Work in steps. Use run_sql to look at the tables, check values and try parts of your query; each call shows at "
+         "most {rows} rows of its result and says how many rows there were. When you are confident, call submit with one "
+         "SQL query: a single SELECT statement whose result answers the question, with exactly the columns the question "
+         "asks for. {judged} You have {turns} turns; submitting ends the task.\n\n")
+_HIDDEN = ("Only the names of the database's tables are given below; their columns, types, keys and values are not. Find "
+           "what the question needs with run_sql: for example PRAGMA table_info(name) for a table's columns and types, "
+           "PRAGMA foreign_key_list(name) for the keys that link it to other tables, SELECT * FROM name LIMIT 5 for a few "
+           "rows, and SELECT DISTINCT column FROM name for the values a column holds. The database is read-only: run_sql "
+           "runs one query per call (a SELECT, or one of those PRAGMA statements) and refuses anything that would change "
+           "the database.\n\n")
+PROMPTS = {   # prompt protocol -> the system prompt's parts; {catalogue} is the schema, or the list of table names
+    "schema": _INTRO + _WORK + "Database schema:\n{catalogue}",
+    "hidden": _INTRO + _HIDDEN + _WORK + "Database tables (names only): {catalogue}",
+}
 
 _JUDGED = {
     False: "Your query will be run on this database and its result compared with the correct answer.",
@@ -53,29 +63,44 @@ _JUDGED = {
 }
 
 # %% ../nbs/11_harness.ipynb #576a6d87
-_SCHEMA_CACHE: dict[tuple, str] = {}
+_CATALOGUE_CACHE: dict[tuple, tuple] = {}
 
-def schema_text(db_path: str | Path) -> str:
-    "The `CREATE` statements of a database's tables and views (cached by path, size and mtime); a file that cannot be read raises."
+def _catalogue(db_path: str | Path) -> tuple[tuple[str, str, str], ...]:
+    "(type, name, CREATE statement) of a database's tables and views, by type then name (cached by path, size and mtime)."
     p = Path(db_path)
     key = (str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns)
-    if key not in _SCHEMA_CACHE:
+    if key not in _CATALOGUE_CACHE:
         try:
             with sqlite3.connect(f"file:{p}?mode=ro", uri=True) as con:
-                rows = con.execute("SELECT sql FROM sqlite_master WHERE type IN ('table', 'view') AND sql IS NOT NULL "
-                                   "AND name NOT LIKE 'sqlite_%' ORDER BY type, name").fetchall()
+                rows = con.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND sql IS "
+                                   "NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name").fetchall()
                 check = con.execute("PRAGMA quick_check(1)").fetchone()[0]    # every page, once per file version
             if check != "ok": raise sqlite3.DatabaseError(" ".join(check.split()))
         except sqlite3.Error as e:                  # not a database, torn, unopenable: the episode becomes infra_error
             from sqlforge.core import display_path
             raise sqlite3.DatabaseError(f"cannot read the database {display_path(p)}: {e}") from None
-        _SCHEMA_CACHE[key] = ";\n\n".join(r[0].strip() for r in rows) + ";"
-    return _SCHEMA_CACHE[key]
+        _CATALOGUE_CACHE[key] = tuple(rows)
+    return _CATALOGUE_CACHE[key]
 
-def task_messages(suite: Suite, task: Task, max_turns: int, obs_rows: int) -> tuple[str, str]:
-    "The system text and user text of a task's prompt."
-    system = _SYSTEM.format(rows=obs_rows, judged=_JUDGED[task.synthetic], turns=max_turns,
-                            schema=schema_text(suite.databases(task)[0]))
+def schema_text(db_path: str | Path) -> str:
+    "The `CREATE` statements of a database's tables and views; a file that cannot be read raises."
+    return ";\n\n".join(sql.strip() for _, _, sql in _catalogue(db_path)) + ";"
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+def table_list(db_path: str | Path) -> str:
+    "The names of a database's tables and views on one line (quoted where SQL needs quotes; views marked)."
+    def name(kind: str, n: str) -> str:
+        shown = n if _PLAIN_NAME.fullmatch(n) else '"' + n.replace('"', '""') + '"'
+        return shown + (" (view)" if kind == "view" else "")
+    return ", ".join(name(kind, n) for kind, n, _ in _catalogue(db_path))
+
+def task_messages(suite: Suite, task: Task, max_turns: int, obs_rows: int, prompt: str = "schema") -> tuple[str, str]:
+    "The system text and user text of a task's prompt under the prompt protocol `prompt` (`PROMPTS`)."
+    if prompt not in PROMPTS: raise ValueError(f"unknown prompt protocol {prompt!r}; known: {', '.join(PROMPTS)}")
+    db = suite.databases(task)[0]
+    system = PROMPTS[prompt].format(rows=obs_rows, judged=_JUDGED[task.synthetic], turns=max_turns,
+                                    catalogue=schema_text(db) if prompt == "schema" else table_list(db))
     user = task.question if not task.evidence else f"{task.question}\n\nAdditional information:\n{task.evidence}"
     return system, user
 
@@ -223,12 +248,20 @@ class HarnessConfig:
     sql_timeout_s: float = 60.0
     thinking: bool = True
     sampling: SamplingParams = SamplingParams()
+    prompt: str = "schema"
 
     def __post_init__(self):
         if isinstance(self.sampling, dict): object.__setattr__(self, "sampling", SamplingParams(**self.sampling))
         for name in ("max_turns", "max_context", "obs_rows", "obs_chars"):
             if getattr(self, name) < 1: raise ValueError(f"HarnessConfig.{name} must be >= 1, got {getattr(self, name)}")
         if self.sql_timeout_s <= 0: raise ValueError(f"HarnessConfig.sql_timeout_s must be > 0, got {self.sql_timeout_s}")
+        if self.prompt not in PROMPTS:
+            raise ValueError(f"HarnessConfig.prompt must be one of {', '.join(PROMPTS)}, got {self.prompt!r}")
+
+def harness_record(recorded: dict) -> dict:
+    "A harness as a record wrote it, read back with today's defaults for fields added since (so old and new runs compare)."
+    from sqlforge.core import config_to_dict
+    return config_to_dict(HarnessConfig(**recorded))
 
 def budget_note(turns_left: int, nudge_turns: int) -> str | None:
     "The note appended to tool responses near the turn cap (turns_left counts the coming turn)."
@@ -309,7 +342,7 @@ class _Episode:
         self.i, self.suite, self.task, self.seed, self.backend, self.cfg = job_index, suite, task, seed, backend, cfg
         self.tr = Transcript(task.id, task.database, seed, sampling=dataclasses.asdict(cfg.sampling))
         self.t0, self.done, self.ended = time.time(), False, True
-        self.tr.system, self.tr.user = task_messages(suite, task, cfg.max_turns, cfg.obs_rows)
+        self.tr.system, self.tr.user = task_messages(suite, task, cfg.max_turns, cfg.obs_rows, cfg.prompt)
         prompt = backend.chat.prompt(self.tr.user, self.tr.system, TOOLS, thinking=cfg.thinking)
         self.tr.append(_encode(backend.tokenizer, prompt), MASK_TEMPLATE)
         self.tr.prompt_tokens = len(self.tr.token_ids)
@@ -392,7 +425,7 @@ def _plan(live: list[tuple[_Episode, ParsedTurn, bool]]) -> tuple[list[tuple], l
 def _run_sql(jobs: list[tuple[Path, str]], pool: SqlPool, cfg: HarnessConfig) -> tuple[list[QueryResult], float]:
     "The query results of `jobs` (in order) and the seconds they took."
     t = time.time()
-    return (pool.map(jobs, SandboxLimits(timeout_s=cfg.sql_timeout_s)) if jobs else []), time.time() - t
+    return (pool.map(jobs, SandboxLimits(timeout_s=cfg.sql_timeout_s, read_pragmas=True)) if jobs else []), time.time() - t
 
 def _apply(plans: list[tuple], results: list[QueryResult], seconds: float, cfg: HarnessConfig) -> list[tuple[_Episode, str, str]]:
     "Append each episode's responses (or end it at the turn cap); return the submissions (episode, sql, via)."

@@ -48,7 +48,11 @@ class Run:
     def backend(self) -> str | None: return self.config.get("backend")
 
     @property
-    def harness(self) -> dict | None: return (self.manifest.get("identity") or {}).get("harness") or self.config.get("harness")
+    def harness(self) -> dict | None:
+        "The run's harness, with fields added since it ran at their defaults (so runs of before and after compare)."
+        from sqlforge.harness import harness_record
+        h = (self.manifest.get("identity") or {}).get("harness") or self.config.get("harness")
+        return harness_record(h) if h else None
 
     @property
     def complete(self) -> bool: return self.status == "complete"

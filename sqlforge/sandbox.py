@@ -21,12 +21,13 @@ __all__ = ['READ_PRAGMAS', 'UNREADABLE', 'KILL_GRACE_S', 'SandboxLimits', 'Query
 # %% ../nbs/00_sandbox.ipynb #9658978b
 @dataclass(frozen=True)
 class SandboxLimits:
-    "Limits for one query: wall-clock timeout, row cap, output-size cap, SQL text size, and whether the sqlglot gate applies."
+    "Limits for one query: timeout, row cap, output-size cap, SQL text size, whether the sqlglot gate applies and admits read pragmas."
     timeout_s: float = 60.0
     max_rows: int = 10_000
     max_output_bytes: int = 4_000_000
     max_sql_bytes: int = 100_000
     parse_gate: bool = True
+    read_pragmas: bool = False
 
     def __post_init__(self):
         for name in ("timeout_s", "max_rows", "max_output_bytes", "max_sql_bytes"):
@@ -75,8 +76,13 @@ def _parse_sqlite(sql: str) -> list:
     with quiet_sqlglot(): stmts = sqlglot.parse(sql, read="sqlite")
     return [s for s in stmts if s is not None and not isinstance(s, exp.Semicolon)]
 
-def _gate(sql: str) -> tuple[str, str] | None:
-    "The parse gate as (error_kind, message), or None when `sql` is exactly one query."
+def _pragma_name(stmt: exp.Expression) -> str:
+    "The pragma a `PRAGMA` statement names (`table_info` in `PRAGMA main.table_info(t)`), lower-cased."
+    target = stmt.this.this if isinstance(stmt.this, exp.EQ) else stmt.this
+    return (target.expression if isinstance(target, exp.Dot) else target).name.lower()
+
+def _gate(sql: str, read_pragmas: bool = False) -> tuple[str, str] | None:
+    "The parse gate as (error_kind, message), or None when `sql` is exactly one query (or, if allowed, one read pragma)."
     try: stmts = _parse_sqlite(sql)
     except RecursionError: return "parse", "cannot parse the SQL: it is nested too deeply"
     except Exception as e:
@@ -85,6 +91,10 @@ def _gate(sql: str) -> tuple[str, str] | None:
     if not stmts: return "parse", "no SQL statement found"
     if len(stmts) > 1:
         return "multiple_statements", f"found {len(stmts)} statements; run exactly one query (no ';' between statements)"
+    if read_pragmas and isinstance(stmts[0], exp.Pragma):
+        if _pragma_name(stmts[0]) in READ_PRAGMAS: return None
+        return "not_query", (f"only schema-reading pragmas may run ({', '.join(sorted(READ_PRAGMAS))}); "
+                             f"this PRAGMA names {_pragma_name(stmts[0])!r}")
     if not isinstance(stmts[0], (exp.Query, exp.Values)):
         return "not_query", (f"only a read query is allowed (SELECT, WITH ... SELECT, VALUES); this is a "
                              f"{type(stmts[0]).__name__.upper()} statement")
@@ -212,7 +222,7 @@ def execute(db_path: str | Path, sql: str, limits: SandboxLimits | None = None) 
     deadline = t0 + limits.timeout_s
     if problem := _text_problem(sql, limits): return _failed(*problem, t0)
     if isinstance(sql, (bytes, bytearray)): sql = bytes(sql).decode("utf-8")
-    if problem := (_gate(sql) if limits.parse_gate else _keyword_gate(sql)): return _failed(*problem, t0)
+    if problem := (_gate(sql, limits.read_pragmas) if limits.parse_gate else _keyword_gate(sql)): return _failed(*problem, t0)
     path = Path(db_path)
     try: missing = not path.exists() or path.is_dir()
     except OSError as e: return _failed("infra", f"cannot read the database {display_path(path)}: {e}", t0)
