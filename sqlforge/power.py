@@ -19,9 +19,10 @@ from .estimators import StatsConfig
 from .passk import task_passes
 
 # %% auto #0
-__all__ = ['beta_prior', 'shrunk_rates', 'EffectModel', 'Draws', 'simulate', 'compare', 'critical_value', 'power', 'set_mde',
-           'power_at_delta', 'run_counts', 'clusters_of', 'observed_comparison', 'calibrate', 'PowerDesign',
-           'set_power', 'cap_per_cluster', 'power_table', 'write_power', 'plot_power']
+__all__ = ['REPLICATION_COMPARISON', 'beta_prior', 'shrunk_rates', 'EffectModel', 'Draws', 'simulate', 'compare',
+           'critical_value', 'power', 'set_mde', 'power_at_delta', 'run_counts', 'clusters_of', 'observed_comparison',
+           'calibrate', 'replication_calibration', 'PowerDesign', 'set_power', 'cap_per_cluster', 'power_table',
+           'write_power', 'plot_power']
 
 # %% ../nbs/47_power.ipynb #a81f7e1e
 def beta_prior(passes: np.ndarray, n: np.ndarray) -> tuple[float, float]:
@@ -85,7 +86,7 @@ def power(p: np.ndarray, clusters: np.ndarray, shift: float, effect: EffectModel
     side = 1 if shift >= 0 else -1
     return float(np.mean(side * est > crit * se)), float(tr.mean())
 
-def _bisect(f, lo: float, hi: float, target: float, steps: int = 40) -> float | None:
+def _bisect(f, lo: float, hi: float, target: float, steps: int = 30) -> float | None:
     "The x in [lo, hi] where increasing `f` reaches `target` (None when it never does)."
     if f(hi) < target: return None
     for _ in range(steps):
@@ -151,7 +152,17 @@ def calibrate(base: pd.DataFrame, observed: dict, grid: Sequence[float] = tuple(
     return {"sd": s, "shift": round(mu, 3), "simulated_se": round(se, 3), "observed": observed,
             "curve": [{"sd": a, "shift": round(b, 3), "se": round(c, 3)} for a, b, c in curve]}
 
-# %% ../nbs/47_power.ipynb #7100f108
+# %% ../nbs/47_power.ipynb #b8b14630
+REPLICATION_COMPARISON = {"base": "results/mini-base/synth-heldout/episodes.jsonl",
+                          "arm": "results/climbs/mini/judge/synth-heldout/step40/episodes.jsonl"}
+
+def replication_calibration(n_sims: int = 400) -> dict:
+    "`calibrate` on the replication's primary comparison (its committed episodes), with the files it read."
+    from sqlforge.core import project_root
+    base, arm = (run_counts(project_root() / REPLICATION_COMPARISON[k]) for k in ("base", "arm"))
+    return {**calibrate(base, observed_comparison(base, arm), n_sims=n_sims), "files": dict(REPLICATION_COMPARISON)}
+
+# %% ../nbs/47_power.ipynb #e9be9b44
 @dataclass(frozen=True)
 class PowerDesign:
     "What a study can afford and must detect: seeds per arm, the margin (points), level, power and the simulation's size."
@@ -188,7 +199,7 @@ def cap_per_cluster(counts: pd.DataFrame, cap: int, seed: int = 0) -> pd.DataFra
         lambda df: df if len(df) <= cap else df.iloc[np.sort(rng.choice(len(df), cap, replace=False))], include_groups=False)
     return counts.loc[sorted(keep.index)]
 
-# %% ../nbs/47_power.ipynb #84e77253
+# %% ../nbs/47_power.ipynb #c7ade527
 def power_table(sets: dict[str, pd.DataFrame], designs: dict[str, PowerDesign], effect: EffectModel = EffectModel()) -> pd.DataFrame:
     "One row per (set, design)."
     return pd.DataFrame([{"set": s, "design": name, **dataclasses.asdict(dz), **set_power(c, dz, effect)}
