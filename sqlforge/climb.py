@@ -210,7 +210,8 @@ def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, 
     sft_dir = cfg.adapters_dir() / cfg.climb / "sft"
     ident, have = warmup_identity(cfg, sft_cfg, data), sft_dir / "warmup.json"
     if have.exists() and (sft_dir / "adapter_config.json").exists() and same_warmup(json.loads(have.read_text()), ident):
-        print(f"warm-up adapter {sft_dir} already trained with this configuration and these inputs; reusing it")
+        print(f"warm-up adapter {sft_dir} already trained with this configuration and these "
+              f"{'tasks' if sft_cfg.source == 'gold' else 'transcripts'}; reusing it")
     else:
         sft_warmup(load_policy(cfg.model, device=cfg.device), sft_suite, sft_cfg, cfg.harness, out=sft_dir, progress=progress)
         atomic_write_json(have, ident)
