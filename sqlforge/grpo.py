@@ -5,7 +5,6 @@
 # %% ../nbs/20c_grpo.ipynb #ac6564ca
 from __future__ import annotations
 import dataclasses, json, math, random, re, shutil, time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
