@@ -15,10 +15,10 @@ from .models import SamplingParams
 
 # %% auto #0
 __all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'REPLICATION_SETS', 'MINI_POOLS', 'protocol_params', 'resolve', 'climb_configs',
-           'synth_pool_dir', 'build_synth_pool', 'check_pools', 'prepare_pool', 'warmup_suite', 'warmup_identity',
-           'same_warmup', 'warm_up', 'finished_climb', 'train', 'heldout_tasks', 'judge_arms', 'judge_harness',
-           'judge_heldout', 'template_half', 'subset_suite', 'set_suite', 'base_run_dir', 'measure_base',
-           'decontaminate', 'build_mini_pool', 'judge_sets', 'plot_curves', 'cli_value', 'main']
+           'synth_pool_dir', 'build_synth_pool', 'check_pools', 'prepare_pool', 'warmup_suite', 'warm_up',
+           'finished_climb', 'train', 'heldout_tasks', 'judge_arms', 'judge_harness', 'judge_heldout', 'template_half',
+           'subset_suite', 'set_suite', 'base_run_dir', 'measure_base', 'decontaminate', 'build_mini_pool',
+           'judge_sets', 'plot_curves', 'cli_value', 'main']
 
 # %% ../nbs/21_climb.ipynb #72c86667
 _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking")
@@ -178,23 +178,10 @@ def warmup_suite(params: dict[str, Any], suite):
     return load_suite(build_synth_pool(params["sft_synth_n"], seed=params.get("sft_synth_seed", 1), root=params.get("synth_dir"),
                                        progress=False, **_synth_kw(params)))
 
-def warmup_identity(cfg: GRPOConfig, sft_cfg: SFTConfig, data: dict[str, Any]) -> dict:
-    "What a warm-up adapter was trained from, as `warmup.json` records it: configuration, harness, model and `data` (its inputs by sha256)."
-    from sqlforge.core import config_to_dict, portable
-    return {"config": portable(config_to_dict(sft_cfg)), "harness": config_to_dict(cfg.harness), "model": cfg.model, **data}
-
-def same_warmup(recorded: dict, ident: dict) -> bool:
-    "Whether a recorded warm-up identity is `ident`: fields added since it was written read at their defaults, run and exclusion files by content."
-    from sqlforge.core import config_to_dict
-    from sqlforge.harness import harness_record
-    comparable = lambda i: {**i, "config": {k: v for k, v in {**config_to_dict(SFTConfig()), **i["config"]}.items()
-                                            if k not in ("runs", "exclude")}, "harness": harness_record(i["harness"])}
-    return comparable(recorded) == comparable(ident)
-
 def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, progress: bool = True) -> GRPOConfig:
     "Train (or reuse) the warm-up adapter `adapters/<climb>/sft`; the GRPO configuration that starts from it."
     from sqlforge.core import sha256_file
-    from sqlforge.grpo import sft_warmup
+    from sqlforge.grpo import same_warmup, sft_warmup, warmup_record
     from sqlforge.models import load_policy
     from sqlforge.tasks import suite_path
     if sft_cfg.source == "gold":
@@ -208,7 +195,7 @@ def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, 
         data = {"runs_sha256": [sha256_file(Path(r) / "episodes.jsonl") for r in sft_cfg.runs],
                 "exclude_sha256": [sha256_file(suite_path(e)) for e in sft_cfg.exclude]}
     sft_dir = cfg.adapters_dir() / cfg.climb / "sft"
-    ident, have = warmup_identity(cfg, sft_cfg, data), sft_dir / "warmup.json"
+    ident, have = warmup_record(sft_cfg, cfg.harness, cfg.model, data), sft_dir / "warmup.json"
     if have.exists() and (sft_dir / "adapter_config.json").exists() and same_warmup(json.loads(have.read_text()), ident):
         print(f"warm-up adapter {sft_dir} already trained with this configuration and these "
               f"{'tasks' if sft_cfg.source == 'gold' else 'transcripts'}; reusing it")

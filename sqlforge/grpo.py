@@ -23,7 +23,8 @@ from .update import (
     token_logprobs, Trajectory, Batch, collate, grpo_loss, pack_microbatches, add_stats, step_due, accumulate, add_lora,
     lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter)
 from .warmup import (
-    call_turn_text, gold_transcripts, SFT_SOURCES, SFTConfig, CE_PARAMS, sft_loss, sft_train, sft_warmup, run_transcripts)
+    call_turn_text, gold_transcripts, SFT_SOURCES, SFTConfig, CE_PARAMS, sft_loss, sft_train, sft_warmup, run_transcripts,
+    warmup_record, same_warmup)
 from .stepbench import (
     model_flops, bench_step, _peak_rss_gib, _fabricate)
 from .taskpool import (
@@ -33,7 +34,7 @@ _all_ = ["LOSS_NORMS", "LR_SCHEDULES", "EXCLUDED", "TASK_SAMPLINGS", "GRPOConfig
          "causal_lm", "token_logprobs", "Trajectory", "Batch", "collate", "grpo_loss", "pack_microbatches",
          "add_stats", "accumulate", "add_lora", "lr_factor", "trainable_parameters", "atomic_dir", "save_adapter",
          "write_adapter", "call_turn_text", "gold_transcripts", "SFT_SOURCES", "SFTConfig", "CE_PARAMS", "sft_loss", "sft_train", "sft_warmup",
-         "run_transcripts", "model_flops",
+         "run_transcripts", "warmup_record", "same_warmup", "model_flops",
          "bench_step", "PoolSuite", "load_pool", "Draw", "TaskPool", "inclusion_probabilities", "pps_draw", "POOL_FATES",
          "plot_pool"]   # the update's, warm-up's, benchmark's and task pool's names, re-exported
 
@@ -43,9 +44,9 @@ __all__ = ['OPERATIONAL', 'step_dirs', 'rng_state', 'set_rng_state', 'climb_iden
            'reward', 'group_advantages', 'causal_lm', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
            'pack_microbatches', 'add_stats', 'accumulate', 'add_lora', 'lr_factor', 'trainable_parameters',
            'atomic_dir', 'save_adapter', 'write_adapter', 'call_turn_text', 'gold_transcripts', 'SFT_SOURCES',
-           'SFTConfig', 'CE_PARAMS', 'sft_loss', 'sft_train', 'sft_warmup', 'run_transcripts', 'model_flops',
-           'bench_step', 'PoolSuite', 'load_pool', 'Draw', 'TaskPool', 'inclusion_probabilities', 'pps_draw',
-           'POOL_FATES', 'plot_pool']
+           'SFTConfig', 'CE_PARAMS', 'sft_loss', 'sft_train', 'sft_warmup', 'run_transcripts', 'warmup_record',
+           'same_warmup', 'model_flops', 'bench_step', 'PoolSuite', 'load_pool', 'Draw', 'TaskPool',
+           'inclusion_probabilities', 'pps_draw', 'POOL_FATES', 'plot_pool']
 
 # %% ../nbs/20c_grpo.ipynb #932dd144
 _STEP_DIR = re.compile(r"^step(\d+)$")

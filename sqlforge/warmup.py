@@ -22,7 +22,7 @@ from .update import Trajectory, accumulate, add_lora, collate, save_adapter, ste
 
 # %% auto #0
 __all__ = ['SFT_SOURCES', 'CE_PARAMS', 'call_turn_text', 'gold_transcripts', 'SFTConfig', 'sft_loss', 'sft_train', 'sft_warmup',
-           'run_transcripts']
+           'run_transcripts', 'warmup_record', 'same_warmup']
 
 # %% ../nbs/20a_warmup.ipynb #2878ee2d
 def call_turn_text(chat, name: str, sql: str, reasoning: str = "", thinking: bool = True) -> str:
@@ -185,4 +185,18 @@ def run_transcripts(runs: Sequence[str | Path], model: str, min_run_sql: int = 1
         record.append({"run": record_path(run), "episodes_sha256": sha256_file(run / "episodes.jsonl"), "arm": man.get("arm"),
                        "kept": kept, "same_harness": same})
     return out, {"runs": record, "kept": len(out), "tasks": len(per), "counts": dict(counts)}
+
+
+# %% ../nbs/20a_warmup.ipynb #e39b0de9
+def warmup_record(cfg: SFTConfig, harness: HarnessConfig, model: str, inputs: dict) -> dict:
+    "What a warm-up adapter was trained from, as `warmup.json` records it: configuration, harness, model and `inputs` by sha256."
+    return {"config": portable(config_to_dict(cfg)), "harness": config_to_dict(harness), "model": model, **inputs}
+
+def same_warmup(recorded: dict, now: dict) -> bool:
+    "Whether a recorded `warmup_record` is `now`'s: fields added since read at their defaults, runs and exclusions by their hashes."
+    from sqlforge.harness import harness_record
+    def comparable(r):
+        cfg = {**config_to_dict(SFTConfig()), **r["config"]}
+        return {**r, "config": {k: v for k, v in cfg.items() if k not in ("runs", "exclude")}, "harness": harness_record(r["harness"])}
+    return comparable(recorded) == comparable(now)
 
