@@ -24,7 +24,8 @@ __all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'REPLICATION_SETS', 'MINI_POOLS', 'pro
 _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking")
 _SAMPLING = ("temperature", "top_p", "top_k", "max_new_tokens")
 _POOL = ("synth_n", "synth_hops", "synth_forms", "synth_max_filters", "synth_seed", "synth_dir")
-_SFT = ("sft", "sft_epochs", "sft_lr", "sft_batch", "sft_explore", "sft_synth_n", "sft_synth_seed")
+_SFT = ("sft", "sft_epochs", "sft_lr", "sft_batch", "sft_explore", "sft_synth_n", "sft_synth_seed", "sft_source", "sft_runs",
+        "sft_min_run_sql", "sft_per_task", "sft_exclude")
 _JUDGE = ("heldout_n", "heldout_seed", "heldout_per_schema", "judge_seeds", "judge_batch", "judge_steps")
 _REPLICATION = ("base_seeds", "pool_band", "judge_sets")   # the Qwen2.5-Coder replication's measurement (below)
 _GRPO = tuple(f.name for f in dataclasses.fields(GRPOConfig) if f.name != "harness")
@@ -101,16 +102,24 @@ def climb_configs(params: dict[str, Any]) -> tuple[GRPOConfig, SFTConfig | None]
     if pool.get("synth_n"):
         p["suites"] = (str(synth_pool_dir(pool["synth_n"], seed=pool.get("synth_seed", 0), root=pool.get("synth_dir"),
                                           **_synth_kw(pool)) / "tasks.jsonl"),)
-    root = project_root()
-    p["suites"] = tuple(str(root / s) if s.startswith("results/") else s for s in p.get("suites", GRPOConfig.suites))
+    p["suites"] = tuple(_in_repo(s) for s in p.get("suites", GRPOConfig.suites))
     cfg = GRPOConfig(**p, harness=harness)
     sft_cfg = None
     if sft.get("sft"):
         sft_cfg = SFTConfig(epochs=sft.get("sft_epochs", SFTConfig.epochs), lr=sft.get("sft_lr", SFTConfig.lr),
                             batch=sft.get("sft_batch", SFTConfig.batch), explore=bool(sft.get("sft_explore", False)),
                             lora_r=cfg.lora_r, lora_alpha=cfg.lora_alpha, token_budget=cfg.token_budget,
-                            logprob_chunk=cfg.logprob_chunk, grad_checkpointing=cfg.grad_checkpointing, seed=cfg.seed)
+                            logprob_chunk=cfg.logprob_chunk, grad_checkpointing=cfg.grad_checkpointing, seed=cfg.seed,
+                            source=sft.get("sft_source") or SFTConfig.source,
+                            runs=tuple(_in_repo(r) for r in _seq(sft.get("sft_runs") or ())),
+                            min_run_sql=sft.get("sft_min_run_sql", SFTConfig.min_run_sql),
+                            per_task=sft.get("sft_per_task", SFTConfig.per_task),
+                            exclude=tuple(_in_repo(e) for e in _seq(sft.get("sft_exclude") or ())))
     return cfg, sft_cfg
+
+def _in_repo(path: str) -> str:
+    "A repository-relative `results/...` path made absolute (the climb may run from anywhere); anything else as given."
+    return str(project_root() / path) if str(path).startswith("results/") else str(path)
 
 # %% ../nbs/21_climb.ipynb #387e38fb
 def _synth_kw(params: dict[str, Any]) -> dict[str, Any]:
@@ -171,16 +180,25 @@ def warmup_suite(params: dict[str, Any], suite):
 
 def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, progress: bool = True) -> GRPOConfig:
     "Train (or reuse) the warm-up adapter `adapters/<climb>/sft`; the GRPO configuration that starts from it."
-    from sqlforge.core import config_to_dict, sha256_file
-    from sqlforge.grpo import sft_warmup
+    from sqlforge.core import sha256_file
+    from sqlforge.grpo import same_warmup, sft_warmup, warmup_record
     from sqlforge.models import load_policy
-    sft_suite = warmup_suite(params, suite)
+    from sqlforge.tasks import suite_path
+    if sft_cfg.source == "gold":
+        sft_suite = warmup_suite(params, suite)
+        data = {"tasks_sha256": sha256_file(sft_suite.path) if Path(sft_suite.path).is_file() else None}
+    else:                                  # the policy's own transcripts: the runs' episode lists and the excluded task files
+        sft_suite = None
+        if missing := [r for r in sft_cfg.runs if not (Path(r) / "episodes.jsonl").exists()]:
+            raise FileNotFoundError(f"sft_runs: {missing[0]} holds no episodes.jsonl; name finished sweep run folders "
+                                    f"(results/<suite>/<run>) of {cfg.model}")
+        data = {"runs_sha256": [sha256_file(Path(r) / "episodes.jsonl") for r in sft_cfg.runs],
+                "exclude_sha256": [sha256_file(suite_path(e)) for e in sft_cfg.exclude]}
     sft_dir = cfg.adapters_dir() / cfg.climb / "sft"
-    ident = {"config": config_to_dict(sft_cfg), "harness": config_to_dict(cfg.harness), "model": cfg.model,
-             "tasks_sha256": sha256_file(sft_suite.path) if Path(sft_suite.path).is_file() else None}
-    have = sft_dir / "warmup.json"
-    if have.exists() and (sft_dir / "adapter_config.json").exists() and json.loads(have.read_text()) == ident:
-        print(f"warm-up adapter {sft_dir} already trained with this configuration and these tasks; reusing it")
+    ident, have = warmup_record(sft_cfg, cfg.harness, cfg.model, data), sft_dir / "warmup.json"
+    if have.exists() and (sft_dir / "adapter_config.json").exists() and same_warmup(json.loads(have.read_text()), ident):
+        print(f"warm-up adapter {sft_dir} already trained with this configuration and these "
+              f"{'tasks' if sft_cfg.source == 'gold' else 'transcripts'}; reusing it")
     else:
         sft_warmup(load_policy(cfg.model, device=cfg.device), sft_suite, sft_cfg, cfg.harness, out=sft_dir, progress=progress)
         atomic_write_json(have, ident)

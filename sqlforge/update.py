@@ -19,21 +19,22 @@ from .models import Policy, SamplingParams, base_model_id, load_adapter, lora_co
 from .verify import Outcome
 
 # %% auto #0
-__all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'ADAPTER_COMPUTE', 'EXCLUDED', 'SUPPORT_WIDTH', 'GRPOConfig', 'step_rng', 'episode_seed',
-           'reward', 'group_advantages', 'causal_lm', 'is_right_padded', 'support_backward', 'token_logprobs',
-           'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats', 'grads_finite', 'step_due',
-           'accumulate', 'add_lora', 'lr_factor', 'adapter_matmuls', 'lora_layers', 'fuse_lora', 'trainable_parameters',
-           'atomic_dir', 'write_adapter', 'save_adapter']
+__all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'ADAPTER_COMPUTE', 'EXCLUDED', 'TASK_SAMPLINGS', 'SUPPORT_WIDTH', 'GRPOConfig',
+           'step_rng', 'episode_seed', 'reward', 'group_advantages', 'causal_lm', 'is_right_padded', 'support_backward',
+           'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats',
+           'grads_finite', 'step_due', 'accumulate', 'add_lora', 'lr_factor', 'adapter_matmuls', 'lora_layers',
+           'fuse_lora', 'trainable_parameters', 'atomic_dir', 'write_adapter', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
 LR_SCHEDULES = ("constant", "cosine")
 ADAPTER_COMPUTE = ("fp32", "model")
 EXCLUDED = (Outcome.OVERFLOW.value, Outcome.INFRA_ERROR.value)
+TASK_SAMPLINGS = ("uniform", "learnability")
 
 @dataclass(frozen=True)
 class GRPOConfig:
-    "One climb: policy, pool, rollouts, rewards, loss, optimiser, dynamic sampling, checkpoints and outputs."
+    "One climb: policy, pool, rollouts, rewards, loss, optimiser, task sampling, checkpoints and outputs."
     climb: str = "demo"
     model: str = "tiny-qwen3.5"
     suites: tuple[str, ...] = ("synth",)
@@ -72,6 +73,11 @@ class GRPOConfig:
     pass_window: int = 4
     rest_after: int = 0
     rest_steps: int = 25
+    task_sampling: str = "uniform"    # "learnability": drawn with chance ∝ p̂(1−p̂) of the recent pass rate (chapter 20d)
+    learnability_floor: float = 0.02  # the smallest weight a task can have, so that a solved or hopeless task is re-measured
+    dynamic_sampling: bool = False    # replace groups without signal by more rollout rounds in the same step (DAPO)
+    dynamic_max_rounds: int = 4       # rollout rounds per step at most, the first included
+    dynamic_oversample: float = 1.0   # an extra round draws ceil(missing groups × this) tasks
     ckpt_every: int = 10
     keep_checkpoints: int = 3
     save_every: int = 0
@@ -108,6 +114,10 @@ class GRPOConfig:
         need(self.pass_band is None or (len(self.pass_band) == 2 and 0 <= self.pass_band[0] <= self.pass_band[1] <= self.group),
              "pass_band", f"must be (lo, hi) with 0 <= lo <= hi <= group={self.group}")
         need(0 <= self.lora_dropout < 1, "lora_dropout", "must be in [0, 1)")
+        need(self.task_sampling in TASK_SAMPLINGS, "task_sampling", f"must be one of {', '.join(TASK_SAMPLINGS)}")
+        need(0 < self.learnability_floor <= 0.25, "learnability_floor", "must be in (0, 0.25] (0.25 is p(1-p) at p = 0.5)")
+        need(self.dynamic_max_rounds >= 1, "dynamic_max_rounds", "must be >= 1 (the first round included)")
+        need(self.dynamic_oversample >= 1, "dynamic_oversample", "must be >= 1 (an extra round draws at least the missing groups)")
 
     @property
     def norm_constant(self) -> float:
@@ -123,9 +133,9 @@ class GRPOConfig:
         return Path(self.adapters_root) if self.adapters_root else project_root() / "adapters"
 
 # %% ../nbs/20_update.ipynb #580ce25c
-def step_rng(seed: int, step: int) -> np.random.Generator:
-    "The generator that draws step `step`'s tasks."
-    return np.random.default_rng([seed, step])
+def step_rng(seed: int, step: int, rollout_round: int = 1) -> np.random.Generator:
+    "The generator that draws step `step`'s tasks (in its `rollout_round`-th rollout round, with dynamic sampling)."
+    return np.random.default_rng([seed, step] if rollout_round == 1 else [seed, step, rollout_round])
 
 def episode_seed(seed: int, step: int, k: int, g: int) -> int:
     "The episode seed of group member `g` of the `k`-th task of `step` (48 bits)."
