@@ -321,20 +321,25 @@ def _rows_from_table(t: Table) -> list[tuple]:
 SPIDER1_YEAR = "2020"  # what the official evaluator puts in place of YEAR(CURDATE())
 _CUR_YEAR = re.compile(r"YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*", re.I)
 _SPIDER1_LEX = re.compile(r"""
-    (?P<comment>(?:--|\#\ )[^\r\n]*|/\*.*?(?:\*/|\Z))                  # line and block comments
-  | (?P<quoted>'(?:''|\\'|[^'])*'|"(?:""|\\"|[^"])*"|`(?:``|[^`])*`    # strings and quoted names
-              |(?<![\w\])])\[[^\]\[]+\])
+    (?P<comment>(?:--|\#\ )[^\r\n]*(?:\r\n|\r|\n)?|/\*.*?\*/)             # line comments (with their newline), block comments
+  | (?P<quoted>'(?:''|\\'|[^'])*'|"(?:""|\\"|[^"])*"|`(?:``|[^`])*`    # strings, quoted names, placeholders
+              |(?<![\w\])])\[[^\]\[]+\]|(?<!\w)[$:?]\w+)
   | (?P<word>\w[$\#\w]*)
-  | (?P<end>;)
+  | (?P<space>[^\S\r\n]+)
   | (?P<other>.)""", re.S | re.X)
 
 def spider1_strip_distinct(sql: str) -> str:
     "The first statement of `sql` with every DISTINCT keyword removed, as the official evaluator's default does."
-    out = []
+    out, depth, ended = [], 0, False
     for m in _SPIDER1_LEX.finditer(sql):
-        if m.lastgroup == "word" and m.group().lower() == "distinct": continue
-        out.append(m.group())
-        if m.lastgroup == "end": break
+        kind, text = m.lastgroup, m.group()
+        if ended:   # like sqlparse, the statement keeps the spaces and line comments after its ';', up to a newline
+            if kind == "space" or (kind == "comment" and not text.startswith("/*")): out.append(text); continue
+            break
+        if kind == "word" and text.lower() == "distinct": continue
+        out.append(text)
+        depth += (text == "(") - (text == ")")
+        ended = text == ";" and depth <= 0
     return "".join(out)
 
 def spider1_query(sql: str, prediction: bool = True) -> str:
