@@ -207,7 +207,7 @@ def build_spider_suite(suite: str, ref: str | Path | None = None, workers: int |
     "Read a real-schema suite from the reference folder, check every file and run every gold; nothing is written."
     if suite not in SPIDER_SOURCES: raise ValueError(f"unknown real-schema suite {suite!r}; known: {', '.join(SPIDER_SOURCES)}")
     cfg = config or SpiderConfig(suite)
-    ref = Path(ref).expanduser() if ref else default_ref()
+    ref = (Path(ref).expanduser() if ref else default_ref()).resolve()
     if not ref.is_dir(): raise ReferenceFileError(f"reference folder not found: {ref}; the suite reads {REF_HELP}")
     src, t0 = SPIDER_SOURCES[suite], time.perf_counter()
     questions = src.questions(ref)
