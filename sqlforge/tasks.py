@@ -16,16 +16,15 @@ from sqlglot import exp
 from .core import (CACHE_PREFIX, atomic_write_text, cache_dir, canonical_json, display_path, portable_path,
                            project_root, resolve_path, sha256_file, sha256_json)
 from .sandbox import quiet_sqlglot
-from .verify import Gold, Outcome, Verdict, verify_sql
+from .verify import MODES, Gold, Outcome, Verdict, verify_sql
 
 # %% auto #0
-__all__ = ['MODES', 'SPLITS', 'FEATURES', 'BUILT_SUITES', 'TaskError', 'Task', 'sql_shape', 'sql_features', 'sql_hops',
-           'difficulty_of', 'task_from_dict', 'read_tasks', 'write_tasks', 'DatabaseError', 'sqlite_content_sha256',
-           'DatabaseEntry', 'DatabaseRegistry', 'demo_suite_path', 'suite_path', 'Suite', 'load_suite',
-           'score_submission']
+__all__ = ['SPLITS', 'FEATURES', 'REAL_SCHEMA_SUITES', 'BUILT_SUITES', 'TaskError', 'Task', 'sql_shape', 'sql_features',
+           'sql_hops', 'difficulty_of', 'task_from_dict', 'read_tasks', 'write_tasks', 'DatabaseError',
+           'sqlite_content_sha256', 'DatabaseEntry', 'DatabaseRegistry', 'demo_suite_path', 'suite_path', 'Suite',
+           'load_suite', 'score_submission']
 
 # %% ../nbs/02_tasks.ipynb #a34d7c24
-MODES = ("spider2", "bird", "strict")
 SPLITS = ("train", "dev", "test")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]*$")
 
@@ -316,7 +315,8 @@ class DatabaseRegistry:
     def __len__(self) -> int: return len(self.entries)
 
 # %% ../nbs/02_tasks.ipynb #20e1641f
-BUILT_SUITES = ("synth", "tpch", "tpcds", "spider2-chinook", "spider2-lite", "bird-minidev", "bird-train")
+REAL_SCHEMA_SUITES = ("spider-dev", "spider-train", "spider-syn", "spider-dk", "kaggle-dbqa")   # built from ../shared/ref (05a_spider)
+BUILT_SUITES = ("synth", "tpch", "tpcds", "spider2-chinook", "spider2-lite", "bird-minidev", "bird-train", *REAL_SCHEMA_SUITES)
 
 def demo_suite_path() -> Path:
     "The embedded demo suite's task file, shipped inside the package."
@@ -330,8 +330,9 @@ def suite_path(name_or_path: str | Path) -> Path:
     if s in BUILT_SUITES:
         p = cache_dir("suites", s) / "tasks.jsonl"
         if not p.exists():
-            raise FileNotFoundError(f"suite {s!r} has not been built here; build it with "
-                                    f"`sqlforge-tasks build {s} --out {p}` (see nbs/05_benchmarks.ipynb)")
+            how = ("; it reads ../shared/ref beside the repository (or --ref DIR), see nbs/05a_spider.ipynb"
+                   if s in REAL_SCHEMA_SUITES else " (see nbs/05_benchmarks.ipynb)")
+            raise FileNotFoundError(f"suite {s!r} has not been built here; build it with `sqlforge-tasks build {s} --out {p}`{how}")
         return p
     p = Path(s)
     if p.is_dir(): p = p / "tasks.jsonl"
