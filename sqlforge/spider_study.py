@@ -35,7 +35,8 @@ SPIDER_SETS: dict[str, dict[str, Any]] = {
     "spider-dev": dict(role="in-family", suite="spider-dev", seeds=4, prompts=("schema", "hidden")),
     "spider-train-heldout": dict(role="in-family", suite="spider-train", databases="heldout", per_database=15, seeds=4,
                                  prompts=("schema", "hidden")),
-    "spider-train-pool": dict(role="pool", suite="spider-train", databases="pool", per_database=7, seeds=4, prompts=("schema",)),
+    "spider-train-pool": dict(role="pool", suite="spider-train", databases="pool", per_database=7, seeds=4, prompts=("schema",),
+                              mode="strict", nonempty=True),
     "spider-syn": dict(role="variant", suite="spider-syn", seeds=2, prompts=("schema",)),
     "spider-dk": dict(role="variant", suite="spider-dk", seeds=2, prompts=("schema",)),
     "kaggle-dbqa": dict(role="off-family", suite="kaggle-dbqa", seeds=4, prompts=("schema",)),
@@ -78,18 +79,20 @@ def _per_database(tasks: Sequence[Task], cap: int | None, seed: int = PER_DATABA
     return [t for t in tasks if t.id in keep]
 
 def set_tasks(name: str, sets: dict[str, dict] = SPIDER_SETS, split: dict | None = None) -> tuple[Suite, list[Task]]:
-    "A study set's source suite and the tasks the set keeps."
+    "A study set's source suite and the tasks the set keeps (in the set's scoring mode)."
     spec = sets[name]
     src = _suite(spec["suite"])
-    tasks = list(src.tasks)
+    tasks = [t for t in src.tasks if not (spec.get("nonempty") and t.meta.get("gold_rows") == 0)]
     if which := spec.get("databases"):
         split = split or train_split(src, _off_family_suites())
         tasks = [t for t in tasks if t.database in set(split[which])]
-    return src, _per_database(tasks, spec.get("per_database"))
+    tasks = _per_database(tasks, spec.get("per_database"))
+    return src, [dataclasses.replace(t, mode=spec["mode"]) for t in tasks] if spec.get("mode") else tasks
 
 def _off_family_suites() -> list[Suite]:
-    "The suites a pool database must not resemble: Spider dev and DK, KaggleDBQA, and Chinook (the demo suite's database)."
-    return [_suite(n) for n in ("spider-dev", "spider-dk", "kaggle-dbqa", "demo")]
+    "The suites a pool database must not resemble: Spider dev and DK, KaggleDBQA, Chinook and Spider 2.0's copies of it."
+    from sqlforge.climb import set_suite
+    return [_suite(n) for n in ("spider-dev", "spider-dk", "kaggle-dbqa", "demo")] + [load_suite(set_suite("spider2-chinook"))]
 
 def study_set(name: str, sets: dict[str, dict] = SPIDER_SETS, root: str | Path | None = None) -> Path:
     "The task file of a study set, cut into the cache on first use (the replication's sets through chapter 21)."
@@ -98,15 +101,16 @@ def study_set(name: str, sets: dict[str, dict] = SPIDER_SETS, root: str | Path |
     spec = sets[name]
     if "replication" in spec: return set_suite(spec["replication"], root=root)
     src, tasks = set_tasks(name, sets)
-    if not spec.get("databases") and spec.get("per_database") is None: return src.path
+    if tasks == list(src.tasks): return src.path
     d = (Path(root) if root else cache_dir("suites")) / f"study-{name}"
-    stamp = {"source": str(src.path), "source_sha256": sha256_file(src.path), "tasks": [t.id for t in tasks]}
+    stamp = {"source": str(src.path), "source_sha256": sha256_file(src.path), "tasks": [t.id for t in tasks],
+             "mode": spec.get("mode")}
     if not ((d / "tasks.jsonl").exists() and (d / "subset.json").exists() and json.loads((d / "subset.json").read_text()) == stamp):
-        subset_suite(src, {t.id for t in tasks}, d)
+        subset_suite(Suite(src.name, src.path, tuple(tasks), src.registry), {t.id for t in tasks}, d)
         atomic_write_json(d / "subset.json", stamp)
     return d / "tasks.jsonl"
 
-# %% ../nbs/23_spider_study.ipynb #a32fa6eb
+# %% ../nbs/23_spider_study.ipynb #f9b7db4f
 def base_dir(model: str, prompt: str, name: str, root: str | Path | None = None) -> Path:
     "Where a base measurement of one set goes: results/spider-base/<model>/<prompt>/<set>."
     return Path(root or project_root() / "results" / "spider-base") / model / prompt / name
@@ -139,7 +143,7 @@ def plan(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPI
                          "episodes": n * spec["seeds"], "done": done})
     return rows
 
-# %% ../nbs/23_spider_study.ipynb #592e77dc
+# %% ../nbs/23_spider_study.ipynb #7d57e6fe
 POOL_BAND, POOL_MIN_TASKS, POOL_MIN_DATABASES = (1, 3), 256, 60
 POOL_DIR = "results/pools/spider"
 
@@ -182,7 +186,7 @@ def build_pool(model: str = "qwen2.5-coder-1.5b", prompt: str = "schema", root: 
     atomic_write_json(out.parent / f"{out.name}-pool-report.json", report)
     return report
 
-# %% ../nbs/23_spider_study.ipynb #6afe97ca
+# %% ../nbs/23_spider_study.ipynb #d5d8f214
 POWER_DESIGNS = {"base 8 + arm 5": dict(seeds_base=8, seeds_arm=5), "base 4 + arm 4": dict(seeds_base=4, seeds_arm=4),
                  "base 8 + arm 8": dict(seeds_base=8, seeds_arm=8)}
 IN_FAMILY_CAPS = (None, 30, 15)
@@ -218,7 +222,7 @@ def power_report(model: str = "qwen2.5-coder-1.5b", root: str | Path | None = No
     return write_power(path, table, srcs, replication_calibration(n_sims), EffectModel(),
                        note=f"{model}: the base measurement's per-task pass counts; MDE in points at 80 % power, two-sided α 0.05")
 
-# %% ../nbs/23_spider_study.ipynb #9505fdb7
+# %% ../nbs/23_spider_study.ipynb #de27df18
 def main(argv: Sequence[str] | None = None) -> int:
     "python -m sqlforge.spider_study plan|measure|pool|power: the study's base measurement, pool and power table."
     import argparse
