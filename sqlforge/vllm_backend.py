@@ -4,7 +4,7 @@
 
 # %% ../nbs/12b_vllm.ipynb #f89d651b
 from __future__ import annotations
-import contextlib, dataclasses, functools, gc, importlib.metadata, itertools, json, logging, math, os, re, shutil, tempfile, time, types
+import contextlib, dataclasses, functools, gc, importlib.metadata, itertools, json, logging, math, os, re, shutil, tempfile, time, types, weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Hashable, Sequence
@@ -326,6 +326,7 @@ class VllmBackend:
         with vllm_log() as lines: self.llm = self.api.LLM(**llm_kwargs(cfg, self.model_dir, self.max_model_len))
         self.startup = {"seconds": round(time.time() - t, 2), **startup_phases(lines)}
         self.work_dir = Path(tempfile.mkdtemp(prefix="vllm-", dir=cache_dir("vllm-adapters")))     # the adapters it writes
+        self._remove_work = weakref.finalize(self, shutil.rmtree, self.work_dir, True)           # at close(), or when dropped
         self.vllm_engine = self.llm.llm_engine      # (`engine` is where the trainer and the benchmarks look for chapter 14's engine)
         self._rids, self._lora_ids, self._saves = itertools.count(), itertools.count(1), itertools.count()
         self._live: dict[str, tuple] = {}                  # request id → (episode key, parameters, prompt length)
@@ -430,7 +431,7 @@ class VllmBackend:
 
     # -- the adapter-active check --------------------------------------------------------------------------------
     def check_adapter(self) -> dict:
-        "On a fixed prompt: vLLM must apply probe adapters on the adapter's modules — all at once and each kind alone — and the judge's adapter, as the trainer's forward does; AdapterInactive otherwise."
+        "On a fixed prompt, vLLM must apply probe adapters (all modules, each kind) and the judge's adapter as the trainer does; else AdapterInactive."
         pol = self.policy
         if self.followed is not None:
             mods = lora_modules(self.followed)
@@ -484,7 +485,7 @@ class VllmBackend:
         self.llm = self.vllm_engine = None
         gc.collect(); self.api.close()
         if torch.cuda.is_available(): torch.cuda.empty_cache()
-        shutil.rmtree(self.work_dir, ignore_errors=True)
+        self._remove_work()
 
 # %% ../nbs/12b_vllm.ipynb #03e7e96e
 class FakeSamplingParams(types.SimpleNamespace):
