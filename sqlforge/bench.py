@@ -6,7 +6,7 @@
 from __future__ import annotations
 import dataclasses, json, math, os, platform, sys, time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import torch
 
@@ -17,9 +17,10 @@ from .generation import streams
 from .models import Policy, SamplingParams, load_policy
 
 # %% auto #0
-__all__ = ['MODES', 'ARCH_SHAPES', 'ENGINE_ROWS', 'ENGINE_VARIANTS', 'decode_throughput', 'shape_policy', 'Workload',
-           'run_workload', 'engine_plan', 'engine_rows', 'engine_selftest', 'engine_profile', 'DecodePlan',
-           'gpu_decode_plan', 'cpu_episodes_per_minute', 'cpu_engine_choice', 'main']
+__all__ = ['MODES', 'ARCH_SHAPES', 'ENGINE_ROWS', 'ENGINE_VARIANTS', 'VLLM_VARIANTS', 'BENCH_LORA', 'decode_throughput',
+           'shape_policy', 'Workload', 'run_workload', 'engine_plan', 'warmup_workload', 'slot_tokens', 'engine_rows',
+           'engine_selftest', 'vllm_selftest', 'engine_profile', 'DecodePlan', 'gpu_decode_plan',
+           'cpu_episodes_per_minute', 'cpu_engine_choice', 'main']
 
 # %% ../nbs/90_bench.ipynb #e2384592
 MODES = {"plain": dict(cache_implementation=None, compile=False),
@@ -132,7 +133,18 @@ ENGINE_VARIANTS = {"engine": {}, "engine-plain": _PLAIN, "engine-compiled": {**_
                    "engine-overlap": {**_PLAIN, "overlap": True}, "engine-compiled-overlap": {**_PLAIN, "compile": True, "overlap": True},
                    "engine-fused": {**_PLAIN, "fuse": True}, "engine-fused-overlap": {**_PLAIN, "fuse": True, "overlap": True},
                    "engine-torch-conv": {**_PLAIN, "fla_conv": False}, "engine-fla-launch": {"tune_decode": False},
-                   "engine-fp32-state": {"recurrent_state": "float32"}}     # `--engines` names: EngineConfig changes
+                   "engine-fp32-state": {"recurrent_state": "float32"}, "engine-lora": {}}     # `--engines` names: EngineConfig changes
+VLLM_VARIANTS = {"vllm": {}, "vllm-lora": {}}       # `--engines` names of vLLM rows: VllmConfig changes
+BENCH_LORA = (32, 64)                               # a `-lora` row's adapter: rank and alpha, B drawn at random (a climb's adapter after some steps)
+
+def warmup_workload(w: Workload) -> Workload:
+    "The short untimed rollout before a timed one on a GPU (other random tokens; two turns of 32 new tokens): compilation, first graphs."
+    return dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32)
+
+def slot_tokens(w: Workload) -> int:
+    "The longest context of the timed workload and of its warm-up: what every slot (and vLLM's max_model_len) must hold."
+    need = lambda x: x.prompt_tokens + x.turns * x.new_tokens + (x.turns - 1) * x.obs_tokens[1]
+    return max(need(w), need(warmup_workload(w)))
 
 def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **variant):
     from sqlforge.backends import TransformersBackend
@@ -142,6 +154,51 @@ def _engine_backend(pol: Policy, w: Workload, engine: bool, slot_tokens: int, **
                                engine_config=EngineConfig(slots=w.concurrent, slot_tokens=slot_tokens, memory_fraction=0.6,
                                                           **variant))
 
+def _with_adapter(pol: Policy, seed: int = 0) -> Policy:
+    "The policy with a LoRA adapter of BENCH_LORA on every linear kind, B drawn at random (what a `-lora` row runs)."
+    from sqlforge.update import add_lora
+    p = add_lora(pol, *BENCH_LORA, grad_checkpointing=False)
+    g = torch.Generator(device=pol.device).manual_seed(seed)
+    with torch.no_grad():
+        for n, x in p.model.named_parameters():
+            if "lora_B" in n: x.normal_(0, 0.02, generator=g)
+    return dataclasses.replace(p, model=p.model.eval())
+
+def _bench_backend(pol: Policy, w: Workload, name: str, slots: int, vllm_api: Any = None):
+    "The backend of one row (`reference`, an ENGINE_VARIANTS or a VLLM_VARIANTS name) for fixed work; a `-lora` row's policy carries its adapter."
+    if name in VLLM_VARIANTS:
+        from sqlforge.vllm_backend import VllmBackend, VllmConfig
+        cfg = VllmConfig(gpu_memory_utilization=0.6, max_model_len=slots, max_num_seqs=w.concurrent, **VLLM_VARIANTS[name])
+        return VllmBackend.for_policy(dataclasses.replace(pol, stop_ids=()), cfg, follow=name.endswith("-lora"), api=vllm_api)
+    return _engine_backend(pol, w, name != "reference", slots, **ENGINE_VARIANTS.get(name, {}))
+
+def _trainer_gap(pol: Policy, prompts: list, gens: list, params: list) -> dict:
+    "Mean and largest |Δ log-prob| between recorded sampling log-probs and the trainer's forward on the same tokens, and the importance ratios they give."
+    from sqlforge.grpo import token_logprobs
+    from sqlforge.update import GRPOConfig
+    diffs = []
+    with torch.no_grad():
+        for p, g, sp in zip(prompts, gens, params):
+            ids = torch.tensor([list(p) + list(g.token_ids)], device=pol.device)
+            pos = torch.arange(len(p), ids.shape[1], device=pol.device)
+            lp, _ = token_logprobs(pol.model, ids, torch.ones_like(ids), torch.zeros_like(pos), pos, sp)
+            diffs += (lp.float().cpu() - torch.tensor(g.logprobs)).tolist()
+    ok = [abs(x) for x in diffs if math.isfinite(x)]
+    ratio = [math.exp(min(x, 50.0)) for x in diffs if math.isfinite(x)]      # trainer over sampler, in the trainer's support
+    cap = GRPOConfig().is_cap
+    return {"mean_abs_dlogp": round(sum(ok) / max(len(ok), 1), 5), "max_abs_dlogp": round(max(ok, default=0.0), 4),
+            "tokens": len(diffs), "out_of_support": len(diffs) - len(ok),
+            "out_of_support_share": round((len(diffs) - len(ok)) / max(len(diffs), 1), 6),
+            "importance_ratio": {"mean": round(sum(ratio) / max(len(ratio), 1), 5), "min": round(min(ratio, default=1.0), 4),
+                                 "max": round(max(ratio, default=1.0), 4), "above_cap": sum(r > cap for r in ratio), "cap": cap}}
+
+def _logprob_agreement(backend, pol: Policy, vocab: int, n: int = 8, prompt_tokens: int = 256, new_tokens: int = 64, seed: int = 2) -> dict:
+    "A row's log-prob agreement: `n` random prompts sampled at the climbs' distribution, re-scored by the trainer's forward (`_trainer_gap`)."
+    g = torch.Generator().manual_seed(seed)
+    prompts = [torch.randint(3, vocab, (prompt_tokens,), generator=g).tolist() for _ in range(n)]
+    params = [SamplingParams(max_new_tokens=new_tokens, seed=seed * 1000 + i) for i in range(n)]
+    return _trainer_gap(pol, prompts, backend.generate(prompts, params), params)
+
 def _other_card(prev: dict, card: str | None) -> str | None:
     "Why the rows of `prev` (an engine-rows file) may not stand beside rows measured on `card`: another card measured them; None when they may."
     theirs = {r["gpu"] for r in prev.get("results", []) if r.get("gpu")} | ({prev["machine"].get("name")} if prev.get("machine", {}).get("cuda") else set())
@@ -149,8 +206,9 @@ def _other_card(prev: dict, card: str | None) -> str | None:
     return f"its rows were measured on {', '.join(theirs)}, this run is on {card}" if card and theirs else None
 
 def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: Sequence[str] = ("engine", "reference"),
-                budget_s: float = 540.0, device: str = "auto", keep_from: str | Path | None = None) -> dict:
+                budget_s: float = 540.0, device: str = "auto", keep_from: str | Path | None = None, vllm_api: Any = None) -> dict:
     "Measure each (shape, workload) on each engine; rows rewritten to `rollout_engine[_cpu].json` under `out` after each."
+    from sqlforge.backend_choice import model_family
     t0, rows, runs = time.time(), [], []
     name = "rollout_engine.json" if torch.cuda.is_available() else "rollout_engine_cpu.json"
     path, old = Path(out) / name, Path(keep_from or Path(out) / name)
@@ -174,34 +232,45 @@ def engine_rows(plan: Sequence[tuple[str, Workload]], out: str | Path, engines: 
         except Exception as e:
             rows.append({"model": name, "error": f"could not load: {type(e).__name__}: {str(e)[:300]}"}); write("partial"); continue
         vocab = pol.model.get_output_embeddings().weight.shape[0]
-        slot_tokens = w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1]
+        slots = slot_tokens(w)
         for eng in engines:
-            row = {"model": name, "engine": eng, "concurrent": w.concurrent, "device": str(pol.device), "gpu": accelerator().get("name"),
+            row = {"model": name, "family": model_family(pol.model.config), "engine": eng, "concurrent": w.concurrent,
+                   "device": str(pol.device), "gpu": accelerator().get("name"),
                    "measured": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), "git_sha": git_state().get("sha")}   # rows of several runs can share the file
             if time.time() - t0 > budget_s: rows.append({**row, "skipped": "time budget spent"}); write("partial"); continue
+            be, used = None, _with_adapter(pol) if eng.endswith("-lora") else pol
             try:
-                be = _engine_backend(pol, w, eng != "reference", slot_tokens, **ENGINE_VARIANTS.get(eng, {}))
+                t = time.time(); be = _bench_backend(used, w, eng, slots, vllm_api)
+                if eng in VLLM_VARIANTS: row.update(startup=be.startup, start_seconds=round(time.time() - t, 1), adapter_check=be.adapter_check)
                 if eng != "reference" and pol.device.type == "cuda":
-                    t = time.time(); run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab)   # compilation, first graphs
-                    row["warmup_seconds"] = round(time.time() - t, 1); be.engine.clear()
-                before = dict(be.engine.stats) if be.engine is not None else {}
-                prefilled = be.stats["prefill_tokens"]       # the backend's counter runs on from the warm-up
+                    t = time.time(); run_workload(be, warmup_workload(w), vocab)   # compilation, first graphs
+                    row["warmup_seconds"] = round(time.time() - t, 1)
+                    if eng not in VLLM_VARIANTS: be.engine.clear()
+                engine = getattr(be, "engine", None)      # chapter 14's engine, if this row runs it
+                before, counters = dict(engine.stats) if engine is not None else {}, dict(be.stats)   # the backend's counters run on from the warm-up
                 row.update(run_workload(be, w, vocab))
-                row["prefill_tokens"] -= prefilled
-                if be.engine is not None:         # the timed run's share of the engine's counters
-                    s = {k: v - before.get(k, 0) for k, v in be.engine.stats.items()}
+                row["prefill_tokens"] = be.stats["prefill_tokens"] - counters["prefill_tokens"]
+                row["reused_tokens"] = be.stats["reused_tokens"] - counters["reused_tokens"]
+                if torch.cuda.is_available():             # the whole device: vLLM's engine may run in a process of its own
+                    free, total = torch.cuda.mem_get_info(); row["device_used_gib"] = round((total - free) / 2**30, 2)
+                if engine is not None:         # the timed run's share of the engine's counters
+                    s = {k: v - before.get(k, 0) for k, v in engine.stats.items()}
                     row.update(mean_decode_rows=round(s["decode_rows"] / max(s["decode_steps"], 1), 1),
                                decode_steps=s["decode_steps"], shared_tokens=s["shared_tokens"], prefill_passes=s["prefill_passes"],
                                graph_captures=s["graph_captures"],
                                ms_per_decode_step=round(1000 * row["seconds"] / max(s["decode_steps"], 1), 2),
                                phase_seconds={k: round(s[k], 2) for k in ("prefill_s", "forward_s", "sample_s")},
-                               engine_info=be.engine.info(), events=be.engine.events[-5:])
+                               engine_info=engine.info(), events=engine.events[-5:])
+                if eng in VLLM_VARIANTS: row["vllm_info"] = be.info()
+                row["agreement"] = _logprob_agreement(be, used, vocab, min(8, w.concurrent), min(256, w.prompt_tokens), min(64, w.new_tokens))
             except Exception as e:
                 row["error"] = f"{type(e).__name__}: {str(e)[:400]}"
             rows.append(row)
-            print(json.dumps({k: v for k, v in row.items() if k != "engine_info"}), flush=True)
+            print(json.dumps({k: v for k, v in row.items() if k not in ("engine_info", "vllm_info")}), flush=True)
             write("partial")
-            be = None
+            if hasattr(be, "close"): be.close()
+            if used is not pol: used.model.unload()      # the adapter's layers out of the shape's model again
+            be = used = None
             if torch.cuda.is_available(): torch.cuda.empty_cache()
         del pol
         if torch.cuda.is_available(): torch.cuda.empty_cache()
@@ -217,20 +286,6 @@ def _agreement(xs: list, ys: list, n: int) -> dict:
     d = [_first_diff(x.token_ids, y.token_ids) for x, y in zip(xs, ys)]
     return {"rows_identical": round(sum(x.token_ids == y.token_ids for x, y in zip(xs, ys)) / len(xs), 4),
             "mean_first_diff": round(sum(d) / len(d), 1), "new_tokens": n}
-
-def _trainer_gap(pol: Policy, prompts: list, gens: list, params: list) -> dict:
-    "Mean and largest |Δ log-prob| between recorded sampling log-probs and the trainer's forward on the same tokens."
-    from sqlforge.grpo import token_logprobs
-    diffs = []
-    with torch.no_grad():
-        for p, g, sp in zip(prompts, gens, params):
-            ids = torch.tensor([list(p) + list(g.token_ids)], device=pol.device)
-            pos = torch.arange(len(p), ids.shape[1], device=pol.device)
-            lp, _ = token_logprobs(pol.model, ids, torch.ones_like(ids), torch.zeros_like(pos), pos, sp)
-            diffs += (lp.float().cpu() - torch.tensor(g.logprobs)).abs().tolist()
-    ok = [x for x in diffs if math.isfinite(x)]
-    return {"mean_abs_dlogp": round(sum(ok) / max(len(ok), 1), 5), "max_abs_dlogp": round(max(ok, default=0.0), 4),
-            "tokens": len(diffs), "out_of_support": len(diffs) - len(ok)}
 
 def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16, prompt_tokens: int = 512,
                     new_tokens: int = 128, budget_s: float = 300.0, variant: str = "engine") -> dict:
@@ -297,6 +352,45 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
     check("log-probs against the trainer's forward", gap)
     return write("complete")
 
+# %% ../nbs/90_bench.ipynb #vllmst02
+def vllm_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 8, prompt_tokens: int = 512, new_tokens: int = 128,
+                  budget_s: float = 400.0, device: str = "auto", vllm_api: Any = None) -> dict:
+    "vLLM against the trainer on this device: start-up and adapter check, the weights it runs, its sampled tokens' log-probs; `vllm_selftest.json`."
+    from sqlforge.update import add_lora
+    from sqlforge.vllm_backend import VllmBackend, VllmConfig, forward_logprobs
+    t0, checks, state = time.time(), [], {}
+    def write(status):
+        res = {**run_manifest({"model": model, "n": n, "prompt_tokens": prompt_tokens, "new_tokens": new_tokens}), "status": status,
+               "checks": checks, "seconds": round(time.time() - t0, 1)}
+        atomic_write_json(Path(out) / "vllm_selftest.json", res)
+        return res
+    def check(name, fn, needs_start=True):
+        if needs_start and "be" not in state: checks.append({"check": name, "skipped": "vLLM did not start"})
+        elif time.time() - t0 > budget_s: checks.append({"check": name, "skipped": "time budget spent"})
+        else:
+            t = time.time()
+            try: checks.append({"check": name, **fn(), "seconds": round(time.time() - t, 1)})
+            except Exception as e: checks.append({"check": name, "error": f"{type(e).__name__}: {str(e)[:400]}"})
+        print(json.dumps(checks[-1])[:2000], flush=True); write("partial")
+    def start():
+        pol = add_lora(shape_policy(model, device), *BENCH_LORA, grad_checkpointing=False)      # as at a climb's step 0
+        be = VllmBackend.for_policy(pol, VllmConfig(gpu_memory_utilization=0.5, max_model_len=prompt_tokens + new_tokens + 64, max_num_seqs=n),
+                                    follow=True, api=vllm_api)
+        g, vocab = torch.Generator().manual_seed(3), pol.model.get_output_embeddings().weight.shape[0]
+        state.update(pol=pol, be=be, P=[torch.randint(3, vocab, (prompt_tokens,), generator=g).tolist() for _ in range(n)])
+        return {"info": be.info()}
+    check("start, with the adapter-active check", start, needs_start=False)
+    def weights():
+        d = [abs(a - b) for p in state["P"] for a, b in zip(state["be"].prompt_logprobs(p), forward_logprobs(state["pol"], p))]
+        return {"prompt_tokens": len(d), "mean_abs_dlogp": round(sum(d) / len(d), 5), "max_abs_dlogp": round(max(d), 4)}
+    check("weights: prompt log-probs against transformers' forward", weights)
+    def sampled():
+        sp = [SamplingParams(max_new_tokens=new_tokens, seed=i) for i in range(n)]
+        return {"vllm_vs_trainer": _trainer_gap(state["pol"], state["P"], state["be"].generate(state["P"], sp), sp)}
+    check("sampled tokens against the trainer's forward", sampled)
+    if "be" in state: state["be"].close()
+    return write("complete")
+
 # %% ../nbs/90_bench.ipynb #prof0002
 def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, skip: int = 200, cuda_graphs: bool = True,
                    device: str = "auto", top: int = 30, variant: str = "engine") -> dict:
@@ -304,10 +398,10 @@ def engine_profile(model: str, w: Workload, out: str | Path, steps: int = 40, sk
     from torch.profiler import ProfilerActivity, profile, schedule
     pol = shape_policy(model, device)
     vocab = pol.model.get_output_embeddings().weight.shape[0]
-    be = _engine_backend(pol, w, True, w.prompt_tokens + w.turns * w.new_tokens + (w.turns - 1) * w.obs_tokens[1], **ENGINE_VARIANTS[variant])
+    be = _engine_backend(pol, w, True, slot_tokens(w), **ENGINE_VARIANTS[variant])
     be.engine.use_graphs = be.engine.use_graphs and cuda_graphs
     cuda = pol.device.type == "cuda"
-    if cuda: run_workload(be, dataclasses.replace(w, seed=w.seed + 1, turns=2, new_tokens=32), vocab); be.engine.clear()
+    if cuda: run_workload(be, warmup_workload(w), vocab); be.engine.clear()
     acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     marks = {}
     with profile(activities=acts, schedule=schedule(wait=skip, warmup=2, active=steps, repeat=1)) as prof:
@@ -419,10 +513,10 @@ def cpu_engine_choice(models: Sequence[str] = ("smollm2-135m", "tiny-qwen3.5"), 
 
 # %% ../nbs/90_bench.ipynb #2e56e8b3
 def main(argv: Sequence[str] | None = None) -> int:
-    "python -m sqlforge.bench gpu|cpu|engine|selftest|step|profile --out DIR: one of the measurements above."
+    "python -m sqlforge.bench gpu|cpu|engine|selftest|vllm-selftest|step|profile --out DIR: one of the measurements above."
     import argparse
     ap = argparse.ArgumentParser(prog="python -m sqlforge.bench")
-    ap.add_argument("what", choices=["gpu", "cpu", "engine", "selftest", "step", "profile"])
+    ap.add_argument("what", choices=["gpu", "cpu", "engine", "selftest", "vllm-selftest", "step", "profile"])
     ap.add_argument("--out", default=str(project_root() / "results" / "bench"))
     ap.add_argument("--budget-s", type=float, default=None, help="wall-clock budget; what would start after it is skipped")
     ap.add_argument("--models", nargs="+", default=list(DecodePlan.models))
@@ -430,11 +524,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--modes", nargs="+", default=list(DecodePlan.modes))
     ap.add_argument("--repeats", type=int, default=DecodePlan.repeats, help="timed calls per row (after one warm-up call)")
     ap.add_argument("--rows", nargs="+", default=["a"], choices=sorted(ENGINE_ROWS), help="engine: which rows of ENGINE_ROWS")
-    ap.add_argument("--engines", nargs="+", default=["engine", "reference"], choices=[*ENGINE_VARIANTS, "reference"],
-                    help="engine: the reference path and/or the engine as configured by ENGINE_VARIANTS")
+    ap.add_argument("--engines", nargs="+", default=["engine", "reference"], choices=[*ENGINE_VARIANTS, *VLLM_VARIANTS, "reference"],
+                    help="engine: the reference path, the engine as configured by ENGINE_VARIANTS, and/or vLLM (VLLM_VARIANTS)")
     ap.add_argument("--keep-from", default=None, help="engine: earlier rows to keep (those not measured again); "
-                    "default results/bench/rollout_engine.json, none where --turns or --new-tokens change the workload")
-    ap.add_argument("--model", default="qwen3.5-4b-arch", help="selftest / step: the model")
+                    "default the rollout_engine.json already in --out")
+    ap.add_argument("--model", default="qwen3.5-4b-arch", help="selftest / vllm-selftest / step: the model")
+    ap.add_argument("--backend", choices=("transformers", "vllm"), default="transformers", help="step: the rollout backend")
     ap.add_argument("--rollout", action="store_true", help="step: a real rollout through the harness (else fabricated)")
     ap.add_argument("--no-grad-checkpointing", action="store_true", help="step: backward without recomputation")
     ap.add_argument("--no-tf32", action="store_true", help="step: the adapter's fp32 matmuls without TF32 tensor cores")
@@ -457,8 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.what == "engine":
         if changed and any(Path(a.out).glob("rollout_engine*.json")):
             ap.error(f"--out {a.out} already holds engine rows; measure a changed workload ({changed}) into a folder of its own")
-        keep = a.keep_from or (Path(a.out) / "rollout_engine.json" if changed else project_root() / "results" / "bench" / "rollout_engine.json")
-        engine_rows(engine_plan(a.rows, **changed), a.out, a.engines, a.budget_s or 540.0, keep_from=keep)
+        engine_rows(engine_plan(a.rows, **changed), a.out, a.engines, a.budget_s or 540.0, keep_from=a.keep_from)
         return 0
     if a.what == "profile":
         for name, w in engine_plan(a.rows, **changed):
@@ -466,14 +560,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0, variant=a.variant); return 0
+    if a.what == "vllm-selftest": vllm_selftest(a.out, a.model, budget_s=a.budget_s or 400.0); return 0
     if a.what == "step":
         from sqlforge.grpo import bench_step
         rep = bench_step(a.model, turns=a.turns or 3, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
                          token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32, fuse=a.fuse, compare_head=a.compare_head,
                          adapter_compute=a.adapter_compute, compare_adapter=a.compare_adapter,
-                         sleep=not a.no_sleep, out=Path(a.out) / f"grpo_step_{a.model}.json")
+                         sleep=not a.no_sleep, backend=a.backend, out=Path(a.out) / f"grpo_step_{a.model}.json")
         print(json.dumps({k: rep.get(k) for k in ("s_step", "s_rollout", "s_backward", "train_tokens_per_s", "mfu", "head_backward", "s_backward_recomputed_head",
-                                                  "s_backward_adapter_fp32", "s_backward_adapter_model", "adapter_gradient_agreement")})); return 0
+                                                  "s_backward_adapter_fp32", "s_backward_adapter_model", "adapter_gradient_agreement", "importance")})); return 0
     gpu_decode_plan(DecodePlan(tuple(a.models), tuple(a.batches), tuple(a.modes), repeats=a.repeats,
                                budget_s=a.budget_s or DecodePlan.budget_s), a.out)
     return 0

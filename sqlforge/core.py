@@ -17,13 +17,13 @@ __all__ = ['CACHE_PREFIX', 'MANIFEST_PACKAGES', 'project_root', 'cache_dir', 'sh
 
 # %% ../nbs/00_core.ipynb #2129b83d
 def project_root() -> Path:
-    "The repository root: the nearest folder above this package (or the working directory) holding `settings.ini`."
+    "The repository root: the nearest folder above this package (or the working directory) holding `settings.ini` beside `nbs/` or the `sqlforge` package."
     here = globals().get("__file__")  # unset when this runs inside a notebook
     for start in ([Path(here).resolve().parent] if here else []) + [Path.cwd().resolve()]:
         for d in (start, *start.parents):
-            if (d / "settings.ini").exists() and (d / "nbs").is_dir(): return d
-    raise FileNotFoundError("cannot find the sqlforge repository root (a folder with settings.ini and nbs/); "
-                            "run from inside a clone of the repository")
+            if (d / "settings.ini").exists() and ((d / "nbs").is_dir() or (d / "sqlforge" / "__init__.py").is_file()): return d
+    raise FileNotFoundError("cannot find the sqlforge repository root (a folder with settings.ini beside nbs/ or the sqlforge package); "
+                            "run from inside a clone of the repository, or a copy of it with sqlforge/ and settings.ini")
 
 # %% ../nbs/00_core.ipynb #850632ab
 def cache_dir(*parts: str) -> Path:

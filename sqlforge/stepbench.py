@@ -6,7 +6,7 @@
 from __future__ import annotations
 import contextlib, dataclasses, resource, time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import torch
@@ -96,7 +96,7 @@ def _adapter(model: torch.nn.Module, compute: str):
             if f is not None: m.forward = f
 
 def _backward_pass(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, token_budget: int, opt, params) -> dict:
-    "One timed backward pass (forward, backward, optimiser step): seconds, micro-batches, OOM retries and peak memory."
+    "One timed backward pass (forward, backward, optimiser step): seconds, micro-batches, OOM retries, peak memory, and the loss's view of the behaviour log-probs."
     cuda = torch.cuda.is_available()
     sync = lambda: torch.cuda.synchronize() if cuda else None
     if cuda: torch.cuda.reset_peak_memory_stats()
@@ -105,8 +105,12 @@ def _backward_pass(pol: Policy, trajs: Sequence[Trajectory], cfg: GRPOConfig, to
     sync(); t_b = time.time()
     torch.nn.utils.clip_grad_norm_(params, 1.0); opt.step(); opt.zero_grad(set_to_none=True)
     sync(); t_o = time.time()
+    ntok = max(st.get("tokens", 0), 1)
     return {"s_forward_backward": round(t_b - t, 2), "s_optimizer": round(t_o - t_b, 3),
             "microbatches": st["microbatches"], "oom_retries": st["oom_retries"], "final_budget": budget,
+            "importance": {"mean_abs_dlogp": round(st.get("abs_dlogp_sum", 0.0) / max(st.get("tokens_in_support", 0), 1), 6),
+                           "max_abs_dlogp": st.get("max_abs_dlogp"), "above_cap_share": round(st.get("clipped", 0) / ntok, 6),
+                           "out_of_support": st.get("out_of_support", 0), "cap": cfg.is_cap},
             "peak_gpu_gib": round(torch.cuda.max_memory_allocated() / 2**30, 2) if cuda else None}
 
 def _seconds(run: dict) -> float:
@@ -133,8 +137,9 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
                device: str = "auto", peak_tflops: float = 989.0, out: str | Path | None = None, seed: int = 0,
                grad_checkpointing: bool = True, max_context: int = 8192, engine: bool | str = "auto",
                warmup: bool = True, profile_backward: int = 0, tf32: bool = True, fuse: bool = False,
-               sleep: bool = True, compare_head: bool = False, adapter_compute: str = "fp32", compare_adapter: bool = False) -> dict:
-    "Time one GRPO step (rollout / scoring / backward) at the given lengths; write and return a JSON report."
+               sleep: bool = True, compare_head: bool = False, adapter_compute: str = "fp32", compare_adapter: bool = False,
+               backend: str = "transformers", vllm_api: Any = None) -> dict:
+    "Time one GRPO step (rollout through `backend`, transformers or vllm / scoring / backward) at the given lengths; write and return a JSON report."
     import tempfile as _tmp
     from sqlforge.backends import TransformersBackend
     from sqlforge.synth import build_synth_suite
@@ -158,9 +163,10 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         params = trainable_parameters(pol.model)
         t_load = time.time() - t0
         jobs = [(t, episode_seed(seed, 1, k, g)) for k, t in enumerate(suite.tasks) for g in range(group)]
+        if backend not in ("transformers", "vllm"): raise ValueError(f"backend must be 'transformers' or 'vllm', got {backend!r}")
         rep = {**run_manifest({"model": model, "tasks_per_step": tasks_per_step, "group": group, "turns": turns, "gen_tokens": gen_tokens,
                                "rollout": rollout, "token_budget": token_budget, "lora_r": lora_r, "seed": seed,
-                               "fuse": fuse, "adapter_compute": adapter_compute}),
+                               "fuse": fuse, "adapter_compute": adapter_compute, "backend": backend}),
                "model": model, "device": str(pol.device), "dtype": pol.info["dtype"], "tasks_per_step": tasks_per_step,
                "group": group, "turns": turns, "gen_tokens": gen_tokens, "lora_r": lora_r,
                "trainable_params": sum(p.numel() for p in params), "token_budget": token_budget,
@@ -171,9 +177,14 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         with SqlPool() as sql:
             if rollout:
                 pol.model.eval()
-                be = TransformersBackend(pol, max_batch=len(jobs), engine=engine,
-                                         engine_config=EngineConfig(slots=len(jobs), slot_tokens=max_context, fuse=fuse))
-                if warmup and be.engine is not None and pol.device.type == "cuda":     # fla's compilation, first CUDA graphs: a short rollout
+                if backend == "vllm":                       # the trainer's adapter saved and requested at the step (chapter 12b)
+                    from sqlforge.vllm_backend import VllmBackend, VllmConfig
+                    be = VllmBackend.for_policy(pol, VllmConfig(gpu_memory_utilization=0.3, max_model_len=max_context, max_num_seqs=len(jobs),
+                                                                sleep_mode=sleep), follow=True, api=vllm_api)
+                    rep["vllm_startup"] = be.startup
+                else: be = TransformersBackend(pol, max_batch=len(jobs), engine=engine,
+                                               engine_config=EngineConfig(slots=len(jobs), slot_tokens=max_context, fuse=fuse))
+                if warmup and backend == "transformers" and be.engine is not None and pol.device.type == "cuda":     # fla's compilation, first CUDA graphs: a short rollout
                     t = time.time()
                     short = dataclasses.replace(harness, max_turns=2, sampling=dataclasses.replace(harness.sampling, max_new_tokens=32))
                     run_episodes(be, suite, [(tk, s + 1) for tk, s in jobs], short, batch_size=len(jobs), pool=sql, progress=False)
@@ -214,6 +225,7 @@ def bench_step(model: str = "qwen3.5-4b-arch", tasks_per_step: int = 8, group: i
         fl = model_flops(pol.model, trajs, recompute=grad_checkpointing, dense_head=rep["head_backward"] == "recomputed")
         s_b = _seconds(runs[-1])
         peak = peak_tflops * 1e12
+        if rollout: rep["importance"] = runs[0]["importance"]     # the first pass sees the rollout's weights: the ratios of a real step
         rep.update(backward_runs=runs, s_backward=round(s_b, 2), trajectory_tokens_mean=round(fl["tokens"] / len(trajs), 1),
                    policy_tokens=fl["policy_tokens"], training_tokens=fl["tokens"],
                    padded_tokens=sum(len(mb) * max(len(trajs[i]) for i in mb) for mb in pack_microbatches([len(t) for t in trajs], token_budget)),
