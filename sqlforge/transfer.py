@@ -4,19 +4,26 @@
 
 # %% ../nbs/91_transfer.ipynb #2c09bb65
 from __future__ import annotations
-import argparse, io, json, os, re, shutil, sys, tarfile
+import argparse, dataclasses, io, itertools, json, os, re, shutil, subprocess, sys, tarfile
 from pathlib import Path
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Collection, Sequence
 
 from .core import atomic_write_json, cache_dir, display_path, project_root, sha256_file
 
 # %% auto #0
-__all__ = ['MANIFEST', 'CHUNK_BYTES', 'OUTPUT_BYTES', 'split_file', 'stage_chunks', 'transfer_store', 'stash_chunks', 'keep',
-           'restore', 'held', 'pack', 'unpack', 'main']
+__all__ = ['MANIFEST', 'CHUNK_BYTES', 'CALL_BYTES', 'PLAN_CHUNK_BYTES', 'MARGIN_BYTES', 'OUTPUT_BYTES', 'chunk_name',
+           'split_file', 'pick_chunks', 'stage_chunks', 'transfer_store', 'stash_chunks', 'manifest_bytes',
+           'TransferPlan', 'transfer_plan', 'paths_bytes', 'tree_bytes', 'keep', 'restore', 'held', 'pack', 'unpack',
+           'main']
 
 # %% ../nbs/91_transfer.ipynb #0276f0de
 MANIFEST = "chunks.json"
 CHUNK_BYTES = 55 * 2**20
+
+def chunk_name(name: str, i: int) -> str:
+    "The file name of chunk `i` of file `name`."
+    return f"{name}.part{i:02d}"
 
 def split_file(path: str | Path, out_dir: str | Path, chunk_bytes: int = CHUNK_BYTES) -> dict:
     "Cut `path` into chunks of at most `chunk_bytes` in `out_dir`, with a manifest of every chunk's and the whole file's sha256."
@@ -26,7 +33,7 @@ def split_file(path: str | Path, out_dir: str | Path, chunk_bytes: int = CHUNK_B
     chunks = []
     with open(path, "rb") as f:
         while data := f.read(chunk_bytes):
-            name = f"{path.name}.part{len(chunks):02d}"
+            name = chunk_name(path.name, len(chunks))
             (out_dir / name).write_bytes(data)
             chunks.append({"file": name, "size": len(data), "sha256": sha256_file(out_dir / name)})
     man = {"name": path.name, "size": path.stat().st_size, "sha256": sha256_file(path), "chunk_bytes": chunk_bytes, "chunks": chunks}
@@ -36,6 +43,15 @@ def split_file(path: str | Path, out_dir: str | Path, chunk_bytes: int = CHUNK_B
 def _manifest(folder: Path) -> dict:
     if not (folder / MANIFEST).is_file(): raise FileNotFoundError(f"{display_path(folder)} has no {MANIFEST}; split the file first")
     return json.loads((folder / MANIFEST).read_text())
+
+def pick_chunks(chunks: Sequence[dict], held: Collection[int], budget_bytes: int) -> list[int]:
+    "The chunks (manifest entries) a call carries: in order, those the machine does not hold, as many as fit `budget_bytes`."
+    picked, total = [], 0
+    for i, c in enumerate(chunks):
+        if i in held or (picked and total + c["size"] > budget_bytes): continue
+        if c["size"] > budget_bytes: raise ValueError(f"{c['file']} is {c['size']:,} bytes, over the budget of {budget_bytes:,}; split smaller")
+        picked.append(i); total += c["size"]
+    return picked
 
 def stage_chunks(split_dir: str | Path, carry_dir: str | Path, status: dict | None = None,
                  budget_bytes: int = CHUNK_BYTES) -> list[str]:
@@ -48,11 +64,8 @@ def stage_chunks(split_dir: str | Path, carry_dir: str | Path, status: dict | No
     for c in man["chunks"]: (carry_dir / c["file"]).unlink(missing_ok=True)
     shutil.copyfile(split_dir / MANIFEST, carry_dir / MANIFEST)
     if status is not None and status.get("assembled"): return []
-    held, picked, size = set(status["stashed"]) if status else set(), [], 0
-    for i, c in enumerate(man["chunks"]):
-        if i in held or (picked and size + c["size"] > budget_bytes): continue
-        if c["size"] > budget_bytes: raise ValueError(f"{c['file']} is {c['size']:,} bytes, over the budget of {budget_bytes:,}; split smaller")
-        shutil.copyfile(split_dir / c["file"], carry_dir / c["file"]); picked.append(c["file"]); size += c["size"]
+    picked = [man["chunks"][i]["file"] for i in pick_chunks(man["chunks"], set(status["stashed"]) if status else set(), budget_bytes)]
+    for f in picked: shutil.copyfile(split_dir / f, carry_dir / f)
     return picked
 
 def transfer_store(store: str | Path | None = None) -> Path:
@@ -86,6 +99,72 @@ def stash_chunks(carry_dir: str | Path, store: str | Path | None = None) -> dict
     stashed = [i for i, c in enumerate(man["chunks"]) if done or (home / c["file"]).is_file()]
     return {"name": man["name"], "sha256": man["sha256"], "chunks": len(man["chunks"]), "stashed": stashed,
             "missing": [i for i in range(len(man["chunks"])) if i not in stashed], "assembled": str(whole) if done else None}
+
+# %% ../nbs/91_transfer.ipynb #9a1p0002
+CALL_BYTES = 64 * 2**20           # what one call carries: the working tree, the carried paths and the chunks together
+PLAN_CHUNK_BYTES = 4 * 2**20      # small chunks fill each call's room to within one chunk
+MARGIN_BYTES = 256 * 2**10        # for what the tree gains between measuring it and the call
+
+def manifest_bytes(name: str, sizes: Sequence[int], chunk_bytes: int) -> int:
+    "The size of the manifest `split_file` writes for chunks of these sizes (it travels with every call)."
+    fake = {"name": name, "size": sum(sizes), "sha256": "0" * 64, "chunk_bytes": chunk_bytes,
+            "chunks": [{"file": chunk_name(name, i), "size": s, "sha256": "0" * 64} for i, s in enumerate(sizes)]}
+    return len((json.dumps(fake, indent=2, ensure_ascii=False) + "\n").encode())
+
+@dataclass(frozen=True)
+class TransferPlan:
+    "How a file crosses in chunks: their size and number, and for each call the chunks it carries and its staging budget."
+    name: str
+    size: int
+    chunk_bytes: int
+    chunks: int
+    per_call: tuple[int, ...]    # chunks each call carries, in order
+    budgets: tuple[int, ...]     # bytes of chunks each call may carry (`stage --budget-mib` = budget / 2**20)
+
+    @property
+    def calls(self) -> int: return len(self.per_call)
+
+    def summary(self) -> str:
+        "One line: the file, its chunks, the calls and how many chunks each carries."
+        runs = ", ".join(f"{n}" if len(g) == 1 else f"{n} x {len(g)}" for n, g in ((n, list(g)) for n, g in itertools.groupby(self.per_call)))
+        return (f"{self.name}: {self.size:,} B in {self.chunks} chunks of {self.chunk_bytes / 2**20:g} MiB over {self.calls} calls "
+                f"(chunks per call: {runs})")
+
+def transfer_plan(size: int, tree_bytes: int, first_extra_bytes: int = 0, chunk_bytes: int = PLAN_CHUNK_BYTES,
+                  call_bytes: int = CALL_BYTES, margin_bytes: int = MARGIN_BYTES, name: str = "file") -> TransferPlan:
+    "The calls that carry a file of `size` bytes in chunks beside a tree of `tree_bytes` (plus `first_extra_bytes` in the first call)."
+    if size < 1 or chunk_bytes < 1: raise ValueError(f"size and chunk_bytes must be positive, got {size} and {chunk_bytes}")
+    sizes = [min(chunk_bytes, size - o) for o in range(0, size, chunk_bytes)]
+    chunks = [{"file": chunk_name(name, i), "size": s} for i, s in enumerate(sizes)]
+    room = call_bytes - tree_bytes - margin_bytes - manifest_bytes(name, sizes, chunk_bytes)
+    held, per_call, budgets = set(), [], []
+    while len(held) < len(chunks):
+        extra = 0 if per_call else first_extra_bytes
+        budget = (room - extra) // 1024 * 1024
+        if budget < max(sizes):
+            raise ValueError(f"call {len(per_call) + 1} would have {max(budget, 0) / 2**20:.2f} MiB for chunks beside a tree of "
+                             f"{tree_bytes / 2**20:.2f} MiB{f' and {extra / 2**20:.2f} MiB carried once' if extra else ''}, "
+                             f"less than one chunk of {max(sizes) / 2**20:g} MiB: carry a smaller tree or split smaller")
+        got = pick_chunks(chunks, held, budget)
+        held.update(got); per_call.append(len(got)); budgets.append(budget)
+    return TransferPlan(name, size, chunk_bytes, len(chunks), tuple(per_call), tuple(budgets))
+
+def paths_bytes(paths: Sequence[str | Path], root: str | Path | None = None) -> int:
+    "Bytes of the files at `paths` (files, or folders walked), relative to `root` (default: the repository)."
+    root, files = Path(root or project_root()), set()
+    for p in (Path(root) / q for q in paths):
+        if not p.exists(): raise FileNotFoundError(f"nothing to carry at {display_path(p)}")
+        files |= {p} if p.is_file() else {f for f in p.rglob("*") if f.is_file()}
+    return sum(f.stat().st_size for f in files)
+
+def tree_bytes(root: str | Path | None = None, carry: Sequence[str | Path] = ()) -> int:
+    "Bytes of the working tree a call carries: files git tracks, untracked ones it does not ignore, and the `carry` paths."
+    root = Path(root or project_root())
+    r = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"], capture_output=True)
+    if r.returncode:
+        raise ValueError(f"{display_path(root)} is not a git working tree ({r.stderr.decode().strip()[:200]}); give the tree's size instead")
+    files = {root / f for f in r.stdout.decode().split("\0") if f}
+    return sum(f.lstat().st_size for f in files if os.path.lexists(f)) + paths_bytes(carry, root)
 
 # %% ../nbs/91_transfer.ipynb #29cf182c
 OUTPUT_BYTES = 16 * 2**20
@@ -167,6 +246,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", required=True); p.add_argument("--exclude", nargs="*", default=[])
     p.add_argument("--max-mib", type=float, default=OUTPUT_BYTES / 2**20)
     p = sub.add_parser("unpack", help="extract archives into the repository"); p.add_argument("archives", nargs="+")
+    p = sub.add_parser("plan", help="how many calls carry a file beside the tree, and the budget to stage each with")
+    p.add_argument("file", help="the file to send, or its split folder (with chunks.json)")
+    p.add_argument("--tree-mib", type=float, help="the tree each call carries (default: measured with git in the repository)")
+    p.add_argument("--first-extra", nargs="*", default=[], help="paths the first call alone carries (wheels, archives)")
+    p.add_argument("--chunk-mib", type=float, default=PLAN_CHUNK_BYTES / 2**20)
     p = sub.add_parser("held", help="on the machine: what the store holds; fails when an --expect name is absent")
     p.add_argument("--store"); p.add_argument("--expect", nargs="*", default=[])
     a = ap.parse_args(argv)
@@ -182,6 +266,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif a.cmd == "keep": print(keep(a.paths, a.store))
         elif a.cmd == "restore": print("\n".join(restore(a.store)) or "nothing kept")
         elif a.cmd == "held": print(json.dumps(held(a.store, a.expect)))
+        elif a.cmd == "plan":
+            f = Path(a.file)
+            if f.is_dir(): man = _manifest(f); size, name, chunk = man["size"], man["name"], man["chunk_bytes"]
+            elif f.is_file(): size, name, chunk = f.stat().st_size, f.name, int(a.chunk_mib * 2**20)
+            else: raise FileNotFoundError(f"{a.file}: no such file or split folder")
+            tree = int(a.tree_mib * 2**20) if a.tree_mib is not None else tree_bytes()
+            plan = transfer_plan(size, tree, paths_bytes(a.first_extra, Path.cwd()), chunk, name=name)
+            print(json.dumps({"summary": plan.summary(), "tree_bytes": tree, **dataclasses.asdict(plan),
+                              "budget_mib": [b / 2**20 for b in plan.budgets]}, indent=1))
         elif a.cmd == "pack": print("\n".join(map(str, pack(a.folders, a.out, int(a.max_mib * 2**20), a.exclude))))
         else: print(f"{len(unpack(a.archives))} files unpacked")
     except (ValueError, FileNotFoundError) as e:

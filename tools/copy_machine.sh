@@ -10,7 +10,9 @@
 #   tools/copy_machine.sh start SETS FILE VAR CMD…  in the background: build the replication SETS (comma-separated; "-"
 #                                                   for none), wait until FILE is assembled in the store ("-" for none),
 #                                                   then run CMD in the copy with VAR=<the assembled file>; "@LEFT@" in
-#                                                   CMD becomes the seconds left until the deadline
+#                                                   CMD becomes the seconds left until the deadline. FILE and VAR may be
+#                                                   comma-separated lists of one length: each file is waited for and
+#                                                   named by its variable (e.g. both Qwen2.5-Coder GGUFs)
 #   tools/copy_machine.sh deadline S                move the deadline (before CMD starts)
 #   tools/copy_machine.sh status [RUN]              where it stands (RUN: a climb's run folder in the copy)
 #   tools/copy_machine.sh wait SECONDS [RUN]        wait until CMD ends or SECONDS pass, then status
@@ -43,6 +45,8 @@ setup)
 start)
   [ $# -ge 5 ] || { echo "usage: $0 start SETS FILE VAR CMD..." >&2; exit 2; }
   [ -f "$R/t0" ] || { echo "not set up: run setup first (a fresh machine?)" >&2; exit 1; }
+  IFS=, read -ra files <<< "$3"; IFS=, read -ra vars <<< "$4"
+  [ ${#files[@]} -eq ${#vars[@]} ] || { echo "FILE names ${#files[@]} files and VAR ${#vars[@]} variables: give one variable for each file" >&2; exit 2; }
   setsid nohup bash "$SRC/tools/copy_machine.sh" _run "${@:2}" > "$L/driver.log" 2>&1 < /dev/null &
   echo "started: $L/driver.log"
   ;;
@@ -57,9 +61,14 @@ _run)
     echo "sets built at $(elapsed) s"
   fi
   if [ "$file" != - ]; then
-    until py -m sqlforge.transfer held --store "$R/stash" --expect "$file" > /dev/null 2>&1; do sleep 3; done
-    export "$var"="$(ls "$R"/stash/*-"$file"/"$file")"
-    echo "$file assembled; $var=${!var}"
+    IFS=, read -ra files <<< "$file"; IFS=, read -ra vars <<< "$var"
+    for i in "${!files[@]}"; do
+      f=${files[$i]} v=${vars[$i]}
+      echo "waiting for $f at $(elapsed) s"
+      until py -m sqlforge.transfer held --store "$R/stash" --expect "$f" > /dev/null 2>&1; do sleep 3; done
+      export "$v"="$(ls "$R"/stash/*-"$f"/"$f")"
+      echo "$f assembled at $(elapsed) s; $v=${!v}"
+    done
   fi
   left=$(( $(cat "$R/t0") + $(cat "$R/deadline") - $(date +%s) ))
   cmd=("${@//@LEFT@/$left}")
