@@ -19,7 +19,7 @@ from .weights import (
     TINY_QWEN35, build_qwen35, WEIGHTS_SIDECAR, write_sidecar, check_sidecar, build_tiny_qwen35, cached_model,
     tiny_qwen35_dir, SMOLLM2, smollm2_gguf, convert_gguf, convert_smollm2, smollm2_dir, smollm2_cached,
     QWEN25_CODER, QWEN25_CODER_1_5B, QWEN25_CODERS, part_wheels, coder_spec, download_wheel_gguf, qwen25_coder_gguf,
-    qwen25_coder_cached, _weights_sha256, _build_smollm2, _build_qwen25_coder)
+    qwen25_coder_cached, coder_recipe, tokenizer_recipe, _weights_sha256, _build_smollm2, _build_qwen25_coder)
 
 _all_ = ["SQLFORGE_TEMPLATE", "ChatFormat", "renders_tools", "chat_format", "SamplingParams", "sampling_logprobs",
          "counter_uniform", "sample_tokens", "CHATML_SPECIALS", "MARKUP_TOKENS", "TOKENIZER_CORPUS_FIELDS",
@@ -27,7 +27,7 @@ _all_ = ["SQLFORGE_TEMPLATE", "ChatFormat", "renders_tools", "chat_format", "Sam
          "write_sidecar", "check_sidecar", "build_tiny_qwen35", "cached_model", "tiny_qwen35_dir", "SMOLLM2",
          "smollm2_gguf", "convert_gguf", "convert_smollm2", "smollm2_dir", "smollm2_cached", "QWEN25_CODER",
          "QWEN25_CODER_1_5B", "QWEN25_CODERS", "part_wheels", "coder_spec", "download_wheel_gguf", "qwen25_coder_gguf",
-         "qwen25_coder_cached"]   # sqlforge.chat's and sqlforge.weights' names, re-exported
+         "qwen25_coder_cached", "coder_recipe", "tokenizer_recipe"]   # sqlforge.chat's and sqlforge.weights' names, re-exported
 
 # %% auto #0
 __all__ = ['BUILTIN_POLICIES', 'HUB_IDS', 'LORA_KINDS', 'Policy', 'list_policies', 'builtin_name', 'base_model_id', 'load_policy',
@@ -38,7 +38,7 @@ __all__ = ['BUILTIN_POLICIES', 'HUB_IDS', 'LORA_KINDS', 'Policy', 'list_policies
            'build_qwen35', 'WEIGHTS_SIDECAR', 'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model',
            'tiny_qwen35_dir', 'SMOLLM2', 'smollm2_gguf', 'convert_gguf', 'convert_smollm2', 'smollm2_dir',
            'smollm2_cached', 'QWEN25_CODER', 'QWEN25_CODER_1_5B', 'QWEN25_CODERS', 'part_wheels', 'coder_spec',
-           'download_wheel_gguf', 'qwen25_coder_gguf', 'qwen25_coder_cached']
+           'download_wheel_gguf', 'qwen25_coder_gguf', 'qwen25_coder_cached', 'coder_recipe', 'tokenizer_recipe']
 
 # %% ../nbs/10c_models.ipynb #8658f613
 BUILTIN_POLICIES = {
@@ -103,7 +103,7 @@ def _model_dir(name_or_path: str | Path) -> tuple[Path, str | None]:
     name = str(name_or_path)
     if name in _BUILDERS:
         d = cache_dir("models", name)
-        return d, _weights_sha256(cached_model(d, _BUILDERS[name]))
+        return d, _weights_sha256(cached_model(d, _BUILDERS[name], coder_recipe(name) if name in QWEN25_CODERS else None))
     return _local_dir(name), None
 
 def _local_dir(name: str) -> Path:

