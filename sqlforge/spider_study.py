@@ -18,7 +18,7 @@ from .tasks import Suite, Task, load_suite
 __all__ = ['N_HELDOUT_TRAIN', 'HELDOUT_SALT', 'SPIDER_SETS', 'STUDY_MODELS', 'PER_DATABASE_SEED', 'POOL_BAND', 'POOL_MIN_TASKS',
            'POOL_MIN_DATABASES', 'POOL_DIR', 'POWER_DESIGNS', 'IN_FAMILY_CAPS', 'heldout_databases', 'study_harness',
            'train_split', 'set_tasks', 'study_set', 'base_dir', 'measure', 'plan', 'build_pool', 'power_sets',
-           'power_report', 'main']
+           'power_report', 'measure_order', 'main']
 
 # %% ../nbs/23_spider_study.ipynb #65296a27
 N_HELDOUT_TRAIN = 26          # train databases held out of every pool: with dev's 19, 45 clusters in family
@@ -51,12 +51,16 @@ def study_harness(prompt: str) -> HarnessConfig:
     "The study's episode rules: the replication's `explore` protocol under prompt protocol `prompt`."
     return dataclasses.replace(protocol("explore"), prompt=prompt)
 
-# %% ../nbs/23_spider_study.ipynb #11441f8c
+# %% ../nbs/23_spider_study.ipynb #94c0ae7e
 def _suite(name: str) -> Suite:
-    "A built suite, with the command that builds it when it is not built here."
+    "A built suite; a real-schema suite not built here yet is built from the reference folder first (seconds, offline)."
+    from sqlforge.tasks import REAL_SCHEMA_SUITES
     try: return load_suite(name)
-    except FileNotFoundError as e:
-        raise FileNotFoundError(f"{e}\n(the study's sets are cut from it: `sqlforge-tasks build {name}` builds it from ../shared/ref)") from None
+    except FileNotFoundError:
+        if name not in REAL_SCHEMA_SUITES: raise
+    from sqlforge.benchmarks import build_real_schema
+    print(build_real_schema(name).summary())
+    return load_suite(name)
 
 def train_split(train: Suite, others: Sequence[Suite] = (), n_heldout: int = N_HELDOUT_TRAIN) -> dict:
     "Spider train's databases: held out, the pool's, and those left out of the pool for a schema overlap (with the pair)."
@@ -222,7 +226,19 @@ def power_report(model: str = "qwen2.5-coder-1.5b", root: str | Path | None = No
     return write_power(path, table, srcs, replication_calibration(n_sims), EffectModel(),
                        note=f"{model}: the base measurement's per-task pass counts; MDE in points at 80 % power, two-sided α 0.05")
 
-# %% ../nbs/23_spider_study.ipynb #de27df18
+# %% ../nbs/23_spider_study.ipynb #3d889dab
+def measure_order(items: Sequence[str], prompt: str = "schema", sets: dict[str, dict] = SPIDER_SETS) -> list[tuple[str, str]]:
+    "`SET` or `SET:PROMPT` items as (set, prompt) pairs, each checked (unknown set, or a prompt the set is not measured under)."
+    out = []
+    for item in items:
+        name, _, p = item.partition(":")
+        p = p or prompt
+        if name not in sets: raise ValueError(f"unknown study set {name!r}; known: {', '.join(sets)}")
+        if p not in sets[name]["prompts"]: raise ValueError(f"{item}: set {name!r} is measured under {', '.join(sets[name]['prompts'])} only")
+        out.append((name, p))
+    return out
+
+# %% ../nbs/23_spider_study.ipynb #00da9bbe
 def main(argv: Sequence[str] | None = None) -> int:
     "python -m sqlforge.spider_study plan|measure|pool|power: the study's base measurement, pool and power table."
     import argparse
@@ -232,16 +248,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         s = sub.add_parser(name)
         s.add_argument("--model", default="qwen2.5-coder-1.5b")
         if name == "measure":
-            s.add_argument("--prompt", default="schema", choices=("schema", "hidden"))
+            s.add_argument("--prompt", default="schema", choices=("schema", "hidden"), help="for SETs named without one")
             s.add_argument("--batch", type=int, default=256); s.add_argument("--device", default="auto")
-            s.add_argument("sets", nargs="+", choices=list(SPIDER_SETS), metavar="SET")
+            s.add_argument("sets", nargs="+", metavar="SET[:PROMPT]", help=f"in order; sets: {', '.join(SPIDER_SETS)}")
     a = ap.parse_args(argv)
     try:
         if a.cmd == "plan":
             for r in plan(a.model): print(f"{r['set']:<22} {r['prompt']:<7} {r['role']:<10} {r['tasks']:>5} tasks x {r['seeds']} "
                                           f"= {r['episodes']:>5} episodes, {r['done']:>5} done")
         elif a.cmd == "measure":
-            for n, run in measure(a.model, a.sets, a.prompt, a.batch, a.device).items(): print(f"{n}: {record_path(run)}")
+            for name, prompt in measure_order(a.sets, a.prompt):
+                for n, run in measure(a.model, [name], prompt, a.batch, a.device).items(): print(f"{n} [{prompt}]: {record_path(run)}")
         elif a.cmd == "pool":
             r = build_pool(a.model)
             print(f"pool: {r['pool_tasks']} tasks on {r['pool_databases']} databases ({r['measured']} measured; passes "
