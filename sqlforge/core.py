@@ -13,10 +13,10 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Optional
 __all__ = ['CACHE_PREFIX', 'MANIFEST_PACKAGES', 'project_root', 'cache_dir', 'sha256_bytes', 'sha256_file', 'canonical_json',
            'sha256_json', 'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'JsonlError', 'read_jsonl',
            'iter_jsonl', 'JsonlLog', 'cache_root', 'portable_path', 'record_path', 'display_path', 'resolve_path',
-           'portable', 'config_to_dict', 'git_state', 'package_versions', 'accelerator', 'data_record', 'run_manifest',
-           'UserError', 'ParameterError', 'debugging', 'parameter_style', 'terminal', 'command', 'brief_user_errors',
-           'read_value', 'Seeds', 'Device', 'parse_parameter', 'typed_fields', 'check_parameters', 'duration', 'Work',
-           'WorkProgress']
+           'portable', 'config_to_dict', 'git_state', 'git_tracked', 'package_versions', 'accelerator', 'data_record',
+           'run_manifest', 'UserError', 'ParameterError', 'debugging', 'parameter_style', 'parameter_example',
+           'terminal', 'command', 'brief_user_errors', 'read_value', 'Seeds', 'Device', 'parse_parameter',
+           'typed_fields', 'check_parameters', 'duration', 'Work', 'WorkProgress']
 
 # %% ../nbs/00_core.ipynb #2129b83d
 def project_root() -> Path:
@@ -222,6 +222,14 @@ def git_state(root: str | Path | None = None) -> dict:
     except (OSError, subprocess.SubprocessError):
         return {"sha": None, "dirty": None}
 
+def git_tracked(path: str | Path) -> bool:
+    "Whether git tracks a file at or below `path` (a committed run, a committed record)."
+    path = Path(path)
+    try: r = subprocess.run(["git", "-C", str(project_root()), "ls-files", "--", str(path.resolve())], capture_output=True,
+                            text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError): return False
+    return r.returncode == 0 and bool(r.stdout.strip())
+
 def package_versions(names: Iterable[str] = MANIFEST_PACKAGES) -> dict:
     "Installed versions of `names` (None for those not installed)."
     out = {}
@@ -275,8 +283,8 @@ def parameter_style(style: str) -> str:
     old, _style[0] = _style[0], style
     return old
 
-def _example(name: str, *values: str, quote: bool = True) -> str:
-    "`name` set to each of `values`, written as the current style takes it (quoted for a shell unless `quote` is off)."
+def parameter_example(name: str, *values: str, quote: bool = True) -> str:
+    "`name` set to each of `values` as the current style writes it (`-p seeds 3`; quoted for a shell unless `quote` is off)."
     q = shlex.quote if quote and _style[0] != "python" else str
     return " or ".join(_STYLES[_style[0]].format(name=name, flag=name.replace("_", "-"), value=q(v)) for v in values)
 
@@ -319,7 +327,7 @@ def brief_user_errors() -> None:
 
 # %% ../nbs/00_core.ipynb #a1a57dc0
 def _bad(name: str, value: Any, expected: str, *examples: str, quote: bool = True) -> ParameterError:
-    return ParameterError(f"{name}: got {value!r}; {expected}" + (f", e.g. {_example(name, *examples, quote=quote)}" if examples else ""))
+    return ParameterError(f"{name}: got {value!r}; {expected}" + (f", e.g. {parameter_example(name, *examples, quote=quote)}" if examples else ""))
 
 def read_value(text: str) -> Any:
     "A value written as text: JSON or a Python literal where it parses (`[0, 1]`, `0,1`, `2e-5`, `None`), else the text."
@@ -374,14 +382,14 @@ def _sequence(name: str, value: Any, kind: Any) -> list | tuple:
 
 def _seeds(name: str, value: Any) -> tuple[int, ...]:
     cli = _style[0] == "cli"
-    lists = _example(name, "0 1 2", quote=False) if cli else _example(name, "[0, 1, 2]", "0,1,2")
-    bad = lambda why: ParameterError(f"{name}: got {value!r}; {why}, e.g. {lists} or {_example(name, '3')} (seeds 0..2)")
+    lists = parameter_example(name, "0 1 2", quote=False) if cli else parameter_example(name, "[0, 1, 2]", "0,1,2")
+    bad = lambda why: ParameterError(f"{name}: got {value!r}; {why}, e.g. {lists} or {parameter_example(name, '3')} (seeds 0..2)")
     v = read_value(value) if isinstance(value, str) else value
-    if cli and isinstance(v, (list, tuple)) and len(v) == 1 and isinstance(v[0], str): v = read_value(v[0])  # `--seeds 3`
+    if isinstance(v, (list, tuple)) and len(v) == 1 and isinstance(v[0], str): v = read_value(v[0])  # one word: `--seeds 3`
     if isinstance(v, str): v = [x for x in v.split(",") if x.strip()]
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         if v == 0: raise ParameterError(f"{name}: got {value!r}; a number n means the seeds 0..n-1, so it must be at least 1, "
-                                        f"e.g. {_example(name, '[0]')} (seed 0 alone) or {_example(name, '3')} (seeds 0..2)")
+                                        f"e.g. {parameter_example(name, '[0]')} (seed 0 alone) or {parameter_example(name, '3')} (seeds 0..2)")
         if v < 0 or not float(v).is_integer(): raise bad("a number n means the seeds 0..n-1: a whole number, at least 1")
         return tuple(range(int(v)))
     if not isinstance(v, (list, tuple)): raise bad("expected a list of seeds or a number n meaning the seeds 0..n-1")
