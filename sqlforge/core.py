@@ -295,7 +295,7 @@ def terminal(text: str, err: bool = False) -> bool:
         stream.flush()
         fd = stream.fileno()
     except (AttributeError, OSError, ValueError): return False      # a capturing stream (nbdev_test) has no descriptor
-    os.write(fd, (text + "\n").encode())
+    os.write(fd, (("\n" if os.isatty(fd) else "") + text + "\n").encode())   # off a progress bar's line on a screen
     return True
 
 def command(prog: str):
@@ -493,7 +493,8 @@ def check_parameters(namespace: dict, before: Iterable[str], known: Iterable[str
     declared = {**namespace.get("__annotations__", {}), **(kinds or {})}
     values = {}
     for k in sorted(known & set(namespace)):
-        try: values[k] = namespace[k] = parse_parameter(k, namespace[k], declared[k]) if k in declared else namespace[k]
+        kind = eval(declared[k], namespace) if isinstance(declared.get(k), str) else declared.get(k)   # under `from __future__ import annotations`
+        try: values[k] = namespace[k] = parse_parameter(k, namespace[k], kind) if k in declared else namespace[k]
         except ParameterError as e: raise ParameterError(f"{notebook}: {e}") from None
     return values
 
@@ -520,16 +521,18 @@ class Work:
 class WorkProgress:
     "Units of work (episodes, steps) finished of `total`, with turns and tokens as they happen, a measured rate and an honest estimate."
     def __init__(self, total: int, desc: str, unit: str = "episode", max_turns: int | None = None,
-                 turn_tokens: int | None = None, initial: int = 0, enabled: bool = True, every: float = 30.0,
+                 turn_tokens: int | None = None, initial: int = 0, enabled: bool = True, every: float | None = None,
                  clock: Callable[[], float] = time.monotonic):
-        from tqdm.auto import tqdm
+        from tqdm.std import tqdm
         self.total, self.desc, self.unit, self.max_turns, self.turn_tokens = total, desc, unit, max_turns, turn_tokens
-        self.initial, self.enabled, self.every, self.clock = initial, enabled, every, clock
-        self.t0 = self.last_line = clock()
+        self.initial, self.enabled, self.clock, self.note = initial, enabled, clock, ""   # note: shown after the status
+        self.t0, self.last_line = clock(), -math.inf
         self._frozen, self._sources, self._lock = Work(done=initial), {}, threading.Lock()
-        self.bar = tqdm(total=total, initial=initial, desc=desc, unit=unit, disable=not enabled, dynamic_ncols=True,
-                        bar_format="{desc}: {n_fmt}/{total_fmt} {unit}s |{bar}| {postfix}")
-        self.in_kernel = enabled and sys.stderr is not sys.__stderr__       # papermill's kernel: also tell the terminal
+        in_kernel = sys.stderr is not sys.__stderr__        # a notebook kernel: its cells' output is not on the terminal
+        self.every = every if every is not None else 10.0 if sys.__stderr__ is not None and sys.__stderr__.isatty() else 30.0
+        self.bar = None if in_kernel or not enabled else tqdm(
+            total=total, initial=initial, desc=desc, unit=unit, dynamic_ncols=True,
+            bar_format="{desc}: {n_fmt}/{total_fmt} {unit}s |{bar}| {postfix}")
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, daemon=True)
         if enabled: self._ticker.start()
@@ -559,7 +562,7 @@ class WorkProgress:
         if w.turns: parts.append(f"{w.turns:,} turns")
         if w.tokens: parts.append(f"{w.tokens:,} tokens ({w.tokens / elapsed:.1f}/s)")
         parts.append(duration(elapsed))
-        return ", ".join(parts) + f"; left: {self._left(w, elapsed)}"
+        return ", ".join(parts) + f"; left: {self._left(w, elapsed)}" + (f"; {self.note}" if self.note else "")
 
     def _left(self, w: Work, elapsed: float) -> str:
         left = self.total - w.done
@@ -578,13 +581,13 @@ class WorkProgress:
         return "; ".join(out) or "estimating"
 
     def refresh(self) -> None:
-        "Redraw the bar, and write the status to the terminal when inside a kernel and `every` seconds have passed."
+        "Redraw the bar; inside a notebook kernel, write the status to the terminal instead, every `every` seconds."
         if not self.enabled: return
-        w = self.work()
-        self.bar.n = min(w.done, self.total)
         text = self.status()
-        self.bar.set_postfix_str(text.split(", ", 1)[1] if ", " in text else text, refresh=True)
-        if self.in_kernel and self.clock() - self.last_line >= self.every:
+        if self.bar is not None:
+            self.bar.n = min(self.work().done, self.total)
+            self.bar.set_postfix_str(text.split(", ", 1)[1], refresh=True)
+        elif self.clock() - self.last_line >= self.every:
             self.last_line = self.clock()
             terminal(f"{self.desc}: {text}", err=True)
 
@@ -592,12 +595,13 @@ class WorkProgress:
         while not self._stop.wait(1.0): self.refresh()
 
     def close(self) -> None:
-        "Stop redrawing; the last status goes to the terminal from a kernel."
+        "Stop redrawing; the last status stays on the bar, or (in a kernel) goes to the terminal and into the notebook."
         if not self.enabled: return
         self._stop.set(); self._ticker.join()
+        if self.bar is not None: self.refresh(); self.bar.close(); return
         self.last_line = -math.inf
         self.refresh()
-        self.bar.close()
+        print(f"{self.desc}: {self.status()}")
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()

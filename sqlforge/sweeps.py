@@ -466,7 +466,8 @@ def summary_text(run_dir: str | Path) -> str:
     k = len(s["seeds"])
     return (f"{m.get('arm')} on {m.get('suite')} ({m['config']['model']}): {s['tasks']} tasks x {k} seed{'s' * (k != 1)} = "
             f"{s['episodes']} episodes in {m.get('wall_seconds', 0):.0f} s\n"
-            f"  protocol: up to {h['max_turns']} turns of {sp['max_new_tokens']} new tokens, thinking {'on' if h['thinking'] else 'off'}, "
+            f"  protocol: up to {h['max_turns']} turn{'s' * (h['max_turns'] != 1)} of {sp['max_new_tokens']} new tokens, "
+            f"thinking {'on' if h['thinking'] else 'off'}, "
             f"temperature {sp['temperature']}, top-p {sp['top_p']}, top-k {sp['top_k']}\n"
             f"  pass rate {s['accuracy']:.3f}; outcomes: {mix}\n  turns per episode {s['mean_turns']}, "
             f"run_sql calls per episode {s['mean_run_sql']}, turn cap reached {s['turn_cap_rate']:.0%}\n"
