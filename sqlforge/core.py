@@ -16,7 +16,7 @@ __all__ = ['CACHE_PREFIX', 'MANIFEST_PACKAGES', 'project_root', 'cache_dir', 'sh
            'portable', 'config_to_dict', 'git_state', 'git_tracked', 'package_versions', 'accelerator', 'data_record',
            'run_manifest', 'UserError', 'ParameterError', 'debugging', 'parameter_style', 'parameter_example',
            'terminal', 'command', 'brief_user_errors', 'read_value', 'Seeds', 'Device', 'parse_parameter',
-           'typed_fields', 'check_parameters', 'duration', 'Work', 'WorkProgress']
+           'typed_fields', 'field_kinds', 'typed_parameters', 'check_parameters', 'duration', 'Work', 'WorkProgress']
 
 # %% ../nbs/00_core.ipynb #2129b83d
 def project_root() -> Path:
@@ -480,6 +480,15 @@ def typed_fields(obj: Any) -> None:
         new = parse_parameter(f.name, v, hints[f.name])
         if new is not v: object.__setattr__(obj, f.name, new)
 
+def field_kinds(*classes: type, optional: bool = False, **kinds: Any) -> dict[str, Any]:
+    "The kinds of dataclasses' fields by name, and `kinds` over them; each may be None with `optional` (None: a preset's value)."
+    out = {k: v for cls in classes for k, v in typing.get_type_hints(cls).items()} | kinds
+    return {k: Optional[v] for k, v in out.items()} if optional else out
+
+def typed_parameters(values: dict[str, Any], kinds: dict[str, Any]) -> dict[str, Any]:
+    "`values` with each one that has a kind converted to it (a command's `-p NAME VALUE` pairs, say)."
+    return {k: parse_parameter(k, v, kinds[k]) if k in kinds else v for k, v in values.items()}
+
 def check_parameters(namespace: dict, before: Iterable[str], known: Iterable[str], notebook: str,
                      kinds: dict[str, Any] | None = None) -> dict:
     """Right after a notebook's parameters cell: refuse an injected name that is not a parameter, convert each parameter in
@@ -491,11 +500,10 @@ def check_parameters(namespace: dict, before: Iterable[str], known: Iterable[str
         hints = [f"{k} (did you mean {c[0]}?)" if (c := difflib.get_close_matches(k, known, n=1)) else k for k in extra]
         raise ParameterError(f"{notebook}: unknown parameter {', '.join(hints)}; the parameters are: {', '.join(sorted(known))}")
     declared = {**namespace.get("__annotations__", {}), **(kinds or {})}
-    values = {}
-    for k in sorted(known & set(namespace)):
-        kind = eval(declared[k], namespace) if isinstance(declared.get(k), str) else declared.get(k)   # under `from __future__ import annotations`
-        try: values[k] = namespace[k] = parse_parameter(k, namespace[k], kind) if k in declared else namespace[k]
-        except ParameterError as e: raise ParameterError(f"{notebook}: {e}") from None
+    declared = {k: eval(v, namespace) if isinstance(v, str) else v for k, v in declared.items() if k in known}  # text: `from __future__ import annotations`
+    try: values = typed_parameters({k: namespace[k] for k in sorted(known & set(namespace))}, declared)
+    except ParameterError as e: raise ParameterError(f"{notebook}: {e}") from None
+    namespace.update(values)
     return values
 
 # %% ../nbs/00_core.ipynb #fba40fc3

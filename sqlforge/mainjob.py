@@ -141,7 +141,8 @@ def committed_judge(preset: str, arm: str) -> tuple[Path, dict] | None:
 def _line(c: dict, seeds: int) -> str:
     return (f"{c['n_tasks']} tasks ({c['n_clusters']} databases) x {seeds} seed{'s' * (seeds > 1)}: pass rate "
             f"{c['base_pass_rate']:.3f} -> {c['treat_pass_rate']:.3f}; delta {c['delta']:+.1f} points, "
-            f"{1 - c['alpha']:.0%} CI [{c['ci_low']:+.1f}, {c['ci_high']:+.1f}] ({c['ci_method']}); {c['verdict']}")
+            f"{1 - c['alpha']:.0%} CI [{c['ci_low']:+.1f}, {c['ci_high']:+.1f}] ({c['ci_method']}); {c['verdict']}"
+            + (f"\n  note: {c['range_note']}" if c.get("range_note") else ""))
 
 def summary_text(out: str | Path, stats: dict, rep: dict | None = None) -> str:
     "What `make demo` prints: the reproduction line(s), this run's statistics, and the committed GPU judge beside them."
