@@ -603,13 +603,12 @@ class WorkProgress:
         while not self._stop.wait(1.0): self.refresh()
 
     def close(self) -> None:
-        "Stop redrawing; the last status stays on the bar, or (in a kernel) goes to the terminal and into the notebook."
+        "Stop redrawing; the last status stays on the bar, or (in a kernel) is the last line on the terminal."
         if not self.enabled: return
         self._stop.set(); self._ticker.join()
-        if self.bar is not None: self.refresh(); self.bar.close(); return
         self.last_line = -math.inf
         self.refresh()
-        print(f"{self.desc}: {self.status()}")
+        if self.bar is not None: self.bar.close()
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
