@@ -321,8 +321,8 @@ def brief_user_errors() -> None:
     if shell is None: return
     if debugging(): shell.set_custom_exc((), None); return
     def show(shell, etype, value, tb, tb_offset=None):
-        terminal(f"error: {value}", err=True)
-        shell.showtraceback((etype, value, tb), exception_only=True)
+        terminal(f"\nerror: {value}", err=True)                       # on a line of its own, after papermill's progress
+        shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])   # the cell's error: this one line, no frames
     shell.set_custom_exc((UserError,), show)
 
 # %% ../nbs/00_core.ipynb #a1a57dc0
