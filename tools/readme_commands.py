@@ -25,6 +25,7 @@ def fresh_clone(where: pathlib.Path) -> pathlib.Path:
     clone = where / "sqlforge"
     subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)], check=True)
     (clone / ".venv").symlink_to(ROOT / ".venv")
+    with open(clone / ".git" / "info" / "exclude", "a") as f: f.write("/.venv\n")    # the link itself (.gitignore's .venv/ is a folder)
     if (ROOT.parent / "shared").is_dir(): (where / "shared").symlink_to(ROOT.parent / "shared")
     return clone
 
