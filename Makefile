@@ -11,16 +11,16 @@ STAMP  := $(VENV)/.sqlforge-installed
 # 12 databases, one seed) with the climb's own judge protocol, into scratch/main-job/ (emptied first); every episode is
 # compared token by token with the committed record (results/main-job/) and the paired statistics are printed beside the
 # climb's committed GPU judge. STRICT=1 (CI) makes a difference from the record an error. The executed notebook is
-# scratch/main_job.ipynb. `make demo-record` remakes the record and its executed notebook, report/main_job.ipynb
-# (after a change that moves harness tokens; commit both).
+# scratch/main_job.ipynb (wherever DEMO_OUT points: a refused DEMO_OUT leaves nothing behind). `make demo-record` remakes
+# the record and its executed notebook, report/main_job.ipynb (after a change that moves harness tokens; commit both).
 DEMO_OUT ?= scratch/main-job
 # The notebook's output goes to the terminal through `-` (click's standard output): a path such as /dev/stdout would be
 # opened for writing and truncate a log file that the caller redirects into, losing everything printed before it.
 PAPERMILL_TO_TERMINAL = --stdout-file - --stderr-file - --no-progress-bar --log-level ERROR
 
 demo: $(STAMP)
-	mkdir -p $(dir $(DEMO_OUT))
-	$(BIN)/papermill nbs/42_main_job.ipynb $(dir $(DEMO_OUT))main_job.ipynb -p out $(DEMO_OUT) $(if $(STRICT),-p strict True) $(PAPERMILL_TO_TERMINAL)
+	mkdir -p scratch
+	$(BIN)/papermill nbs/42_main_job.ipynb scratch/main_job.ipynb -p out $(DEMO_OUT) $(if $(STRICT),-p strict True) $(PAPERMILL_TO_TERMINAL)
 
 demo-record: $(STAMP)
 	$(BIN)/papermill nbs/42_main_job.ipynb report/main_job.ipynb -p out results/main-job -p write_record True $(PAPERMILL_TO_TERMINAL)

@@ -4,16 +4,19 @@
 
 # %% ../nbs/00_core.ipynb #62a2bb93
 from __future__ import annotations
-import dataclasses, hashlib, importlib.metadata, json, os, platform, re, subprocess, sys, tempfile, time
+import ast, dataclasses, difflib, functools, hashlib, importlib.metadata, json, math, os, platform, re, shlex, subprocess, sys
+import tempfile, threading, time, types, typing
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Literal, Optional
 
 # %% auto #0
 __all__ = ['CACHE_PREFIX', 'MANIFEST_PACKAGES', 'project_root', 'cache_dir', 'sha256_bytes', 'sha256_file', 'canonical_json',
            'sha256_json', 'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'JsonlError', 'read_jsonl',
            'iter_jsonl', 'JsonlLog', 'cache_root', 'portable_path', 'record_path', 'display_path', 'resolve_path',
-           'portable', 'config_to_dict', 'git_state', 'package_versions', 'accelerator', 'data_record', 'run_manifest',
-           'check_parameters']
+           'portable', 'config_to_dict', 'git_state', 'git_tracked', 'package_versions', 'accelerator', 'data_record',
+           'run_manifest', 'UserError', 'ParameterError', 'debugging', 'parameter_style', 'parameter_example',
+           'terminal', 'command', 'brief_user_errors', 'read_value', 'Seeds', 'Device', 'parse_parameter',
+           'typed_fields', 'field_kinds', 'typed_parameters', 'check_parameters', 'duration', 'Work', 'WorkProgress']
 
 # %% ../nbs/00_core.ipynb #2129b83d
 def project_root() -> Path:
@@ -219,6 +222,14 @@ def git_state(root: str | Path | None = None) -> dict:
     except (OSError, subprocess.SubprocessError):
         return {"sha": None, "dirty": None}
 
+def git_tracked(path: str | Path) -> bool:
+    "Whether git tracks a file at or below `path` (a committed run, a committed record)."
+    path = Path(path)
+    try: r = subprocess.run(["git", "-C", str(project_root()), "ls-files", "--", str(path.resolve())], capture_output=True,
+                            text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError): return False
+    return r.returncode == 0 and bool(r.stdout.strip())
+
 def package_versions(names: Iterable[str] = MANIFEST_PACKAGES) -> dict:
     "Installed versions of `names` (None for those not installed)."
     out = {}
@@ -252,10 +263,352 @@ def run_manifest(config: Any, data_files: dict[str, str | Path] | None = None, *
         **config_to_dict(extra),
     })
 
-# %% ../nbs/00_core.ipynb #74332029
-def check_parameters(namespace: dict, before: Iterable[str], known: Iterable[str], notebook: str) -> None:
-    "Raise if `namespace` holds names beyond `before` that are not `known` parameters (typos injected by papermill)."
-    extra = sorted(k for k in set(namespace) - set(before) - set(known) if not k.startswith("_"))
-    if extra:
-        raise ValueError(f"{notebook}: unknown parameter(s) {', '.join(extra)}; the parameters are: "
-                         f"{', '.join(sorted(known))}")
+# %% ../nbs/00_core.ipynb #d3e5c638
+class UserError(Exception):
+    "A mistake in what was asked for (a parameter, a name, a folder): reported as its message alone, without a traceback."
+
+class ParameterError(UserError, ValueError):
+    "A parameter whose value cannot be used; the message names it, the value received and an example that works."
+
+def debugging() -> bool:
+    "Whether `$SQLFORGE_DEBUG` asks for the full traceback of user errors too."
+    return os.environ.get("SQLFORGE_DEBUG", "").strip().lower() not in ("", "0", "false", "no")
+
+_STYLES = {"python": "{name}={value}", "papermill": "-p {name} {value}", "cli": "--{flag} {value}"}
+_style = ["python"]
+
+def parameter_style(style: str) -> str:
+    "Write examples in parameter errors as `style` takes them (python, papermill or cli); returns the previous style."
+    if style not in _STYLES: raise ValueError(f"unknown parameter style {style!r}; one of {', '.join(_STYLES)}")
+    old, _style[0] = _style[0], style
+    return old
+
+def parameter_example(name: str, *values: str, quote: bool = True) -> str:
+    "`name` set to each of `values` as the current style writes it (`-p seeds 3`; quoted for a shell unless `quote` is off)."
+    q = shlex.quote if quote and _style[0] != "python" else str
+    return " or ".join(_STYLES[_style[0]].format(name=name, flag=name.replace("_", "-"), value=q(v)) for v in values)
+
+def terminal(text: str, err: bool = False) -> bool:
+    "Write `text` and a newline straight to the terminal (stdout, or stderr with `err`), past a kernel's capture; False where there is none."
+    stream = sys.stderr if err else sys.stdout
+    try:
+        stream.flush()
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError): return False      # a capturing stream (nbdev_test) has no descriptor
+    os.write(fd, (("\n" if os.isatty(fd) else "") + text + "\n").encode())   # off a progress bar's line on a screen
+    return True
+
+def command(prog: str):
+    "Decorate a command's `main`: a UserError becomes `prog: error: <message>` on stderr and exit status 2."
+    def deco(main):
+        @functools.wraps(main)
+        def run(*args, **kw):
+            style = parameter_style("cli")
+            try: return main(*args, **kw)
+            except UserError as e:
+                if debugging(): raise
+                print(f"{prog}: error: {e}", file=sys.stderr)
+                return 2
+            finally: parameter_style(style)
+        return run
+    return deco
+
+def brief_user_errors() -> None:
+    "In IPython (a notebook, papermill's kernel) show a UserError as its one line, in the cell and on the terminal."
+    try: from IPython import get_ipython
+    except ImportError: return
+    shell = get_ipython()
+    if shell is None: return
+    if debugging(): shell.set_custom_exc((), None); return
+    def show(shell, etype, value, tb, tb_offset=None):
+        terminal(f"\nerror: {value}", err=True)                       # on a line of its own, after papermill's progress
+        shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])   # the cell's error: this one line, no frames
+    shell.set_custom_exc((UserError,), show)
+
+# %% ../nbs/00_core.ipynb #a1a57dc0
+def _bad(name: str, value: Any, expected: str, *examples: str, quote: bool = True) -> ParameterError:
+    return ParameterError(f"{name}: got {value!r}; {expected}" + (f", e.g. {parameter_example(name, *examples, quote=quote)}" if examples else ""))
+
+def read_value(text: str) -> Any:
+    "A value written as text: JSON or a Python literal where it parses (`[0, 1]`, `0,1`, `2e-5`, `None`), else the text."
+    s = text.strip()
+    try: return json.loads(s)
+    except ValueError: pass
+    try: return ast.literal_eval(s)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError): return text
+
+class Seeds:
+    "Parameter kind: seeds, as a list (`[0, 1, 2]`, `0,1,2`) or a number n meaning the seeds 0…n−1; non-negative, no repeats."
+
+class Device:
+    "Parameter kind: where a model runs, `auto`, `cpu`, `cuda`, `cuda:N` or `mps`, refused when this torch cannot use it."
+
+_EXAMPLES = {int: ("3",), float: ("0.5",), bool: ("True", "False"), str: ("demo",), dict: ('{"name": 1}',)}
+
+def _kind_name(kind: Any) -> str:
+    if kind is type(None): return "None"
+    if isinstance(kind, type) and typing.get_origin(kind) is None: return {int: "a whole number", float: "a number",
+        bool: "True or False", str: "text", dict: "a mapping"}.get(kind, kind.__name__)
+    return str(kind).replace("typing.", "")
+
+def _number(name: str, value: Any, kind: type) -> int | float:
+    v = read_value(value) if isinstance(value, str) else value
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        if kind is float: return float(v)
+        if float(v).is_integer(): return int(v)
+    raise _bad(name, value, f"expected {_kind_name(kind)}", *_EXAMPLES[kind])
+
+def _flag(name: str, value: Any) -> bool:
+    if isinstance(value, bool): return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
+        return value.strip().lower() in ("true", "yes")
+    raise _bad(name, value, "expected True or False", "True", "False")
+
+def _sequence(name: str, value: Any, kind: Any) -> list | tuple:
+    "A list or tuple from a list, a JSON/Python list written as text, comma-separated text, or one item."
+    origin, args = typing.get_origin(kind) or kind, typing.get_args(kind)
+    v = read_value(value) if isinstance(value, str) else value
+    if isinstance(v, str): v = [x.strip() for x in v.split(",") if x.strip()]
+    if not isinstance(v, (list, tuple)): v = [v]
+    fixed = origin is tuple and args and args[-1] is not Ellipsis
+    if fixed and len(v) != len(args):
+        raise _bad(name, value, f"expected {len(args)} items", str(list(range(1, len(args) + 1))).replace(" ", ""))
+    items = args if fixed else [args[0] if args else Any] * len(v)
+    try: out = [parse_parameter(name, x, k) for x, k in zip(v, items)]
+    except ParameterError:
+        raise _bad(name, value, f"expected a list of {_kind_name(items[0]) if items else 'items'}",
+                   *(["[1, 2]", "1,2"] if items and items[0] in (int, float) else ['["demo", "tpch"]', "demo,tpch"])) from None
+    return tuple(out) if origin is tuple else out
+
+def _seeds(name: str, value: Any) -> tuple[int, ...]:
+    cli = _style[0] == "cli"
+    lists = parameter_example(name, "0 1 2", quote=False) if cli else parameter_example(name, "[0, 1, 2]", "0,1,2")
+    bad = lambda why: ParameterError(f"{name}: got {value!r}; {why}, e.g. {lists} or {parameter_example(name, '3')} (seeds 0..2)")
+    v = read_value(value) if isinstance(value, str) else value
+    if isinstance(v, (list, tuple)) and len(v) == 1 and isinstance(v[0], str): v = read_value(v[0])  # one word: `--seeds 3`
+    if isinstance(v, str): v = [x for x in v.split(",") if x.strip()]
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        if v == 0: raise ParameterError(f"{name}: got {value!r}; a number n means the seeds 0..n-1, so it must be at least 1, "
+                                        f"e.g. {parameter_example(name, '[0]')} (seed 0 alone) or {parameter_example(name, '3')} (seeds 0..2)")
+        if v < 0 or not float(v).is_integer(): raise bad("a number n means the seeds 0..n-1: a whole number, at least 1")
+        return tuple(range(int(v)))
+    if not isinstance(v, (list, tuple)): raise bad("expected a list of seeds or a number n meaning the seeds 0..n-1")
+    seeds = [read_value(s) if isinstance(s, str) else s for s in v]
+    if not seeds: raise bad("give at least one seed")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
+        raise bad("seeds are whole numbers, 0 or more")
+    if len(set(seeds)) < len(seeds): raise bad("a seed is repeated")
+    return tuple(seeds)
+
+def _device(name: str, value: Any) -> str:
+    import torch
+    d, cuda = str(value).strip(), torch.cuda.is_available()
+    ok = ("auto", "cpu", "cuda") if cuda else ("auto", "cpu")
+    m = re.fullmatch(r"cuda(?::(\d+))?", d)
+    if d in ("auto", "cpu") or m and cuda and (m[1] is None or int(m[1]) < torch.cuda.device_count()): return d
+    if d == "mps" and torch.backends.mps.is_available(): return d
+    if m and not cuda: raise _bad(name, value, f"this machine's torch ({torch.__version__}) sees no CUDA device", *ok)
+    if m: raise _bad(name, value, f"torch sees {torch.cuda.device_count()} CUDA device(s), numbered from 0", *ok)
+    if d == "mps": raise _bad(name, value, "this machine's torch cannot use mps", *ok)
+    raise _bad(name, value, "a device is auto, cpu, cuda, cuda:N or mps", *ok)
+
+def _fields(cls) -> str:
+    "The fields of a dataclass, a nested dataclass's own in parentheses."
+    hints = typing.get_type_hints(cls)
+    return ", ".join(f.name + (f" ({_fields(hints[f.name])})" if dataclasses.is_dataclass(hints[f.name]) else "")
+                     for f in dataclasses.fields(cls))
+
+def _record(name: str, value: Any, cls: type) -> Any:
+    "A dataclass from a mapping of some of its fields (each converted to its kind), or an error listing the fields."
+    v = read_value(value) if isinstance(value, str) else value
+    if isinstance(v, cls): return v
+    if not isinstance(v, dict):
+        first = next(f for f in dataclasses.fields(cls))
+        raise _bad(name, value, f"expected a mapping of {cls.__name__} fields ({_fields(cls)})",
+                   json.dumps({first.name: first.default}, default=str))
+    hints, names = typing.get_type_hints(cls), [f.name for f in dataclasses.fields(cls)]
+    for k in v:
+        if k not in names:
+            close = difflib.get_close_matches(str(k), names, n=1)
+            raise ParameterError(f"{name}: unknown field {k!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+                                 + f"; the fields of {cls.__name__} are: {_fields(cls)}")
+    kw = {k: parse_parameter(f"{name}.{k}", x, hints[k]) for k, x in v.items()}
+    try: return cls(**kw)
+    except ValueError as e: raise ParameterError(f"{name}: {e}") from None
+
+def parse_parameter(name: str, value: Any, kind: Any) -> Any:
+    "`value` converted to the declared `kind`, or a ParameterError naming the parameter, the value and an example that works."
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if kind is Any: return value
+    if kind is Seeds: return _seeds(name, value)
+    if kind is Device: return _device(name, value)
+    if origin in (typing.Union, types.UnionType):
+        if type(None) in args and (value is None or isinstance(value, str) and value.strip() in ("None", "null")): return None
+        inner = sorted((a for a in args if a is not type(None)), key=lambda a: a is str)   # text last: `3` is a number
+        for a in inner:
+            try: return parse_parameter(name, value, a)
+            except ParameterError as e: err = e
+        if len(inner) == 1: raise err
+        raise _bad(name, value, "expected " + " or ".join(_kind_name(a) for a in args))
+    if origin is typing.Literal:
+        for v in (value, read_value(value) if isinstance(value, str) else value):
+            if v in args: return v
+        raise _bad(name, value, f"one of {', '.join(map(repr, args))}", *map(str, args[:2]))
+    if dataclasses.is_dataclass(kind): return _record(name, value, kind)
+    if kind in (list, tuple) or origin in (list, tuple): return _sequence(name, value, kind)
+    if value is None: raise _bad(name, value, f"expected {_kind_name(kind)}, not None", *_EXAMPLES.get(kind, ()))
+    if kind in (int, float): return _number(name, value, kind)
+    if kind is bool: return _flag(name, value)
+    if kind is str:
+        if isinstance(value, (str, os.PathLike)): return os.fspath(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool): return str(value)
+        raise _bad(name, value, "expected text", *_EXAMPLES[str])
+    if kind is dict or origin is dict:
+        v = read_value(value) if isinstance(value, str) else value
+        if isinstance(v, dict): return v
+        raise _bad(name, value, "expected a mapping", *_EXAMPLES[dict])
+    if isinstance(kind, type) and not isinstance(value, kind):
+        try: return kind(value)                                       # e.g. Path
+        except (TypeError, ValueError): raise _bad(name, value, f"expected {_kind_name(kind)}") from None
+    return value
+
+def typed_fields(obj: Any) -> None:
+    "Convert each field of a (frozen) dataclass instance to its annotated kind, in place: for a `__post_init__`."
+    hints = typing.get_type_hints(type(obj))
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        new = parse_parameter(f.name, v, hints[f.name])
+        if new is not v: object.__setattr__(obj, f.name, new)
+
+def field_kinds(*classes: type, optional: bool = False, **kinds: Any) -> dict[str, Any]:
+    "The kinds of dataclasses' fields by name, and `kinds` over them; each may be None with `optional` (None: a preset's value)."
+    out = {k: v for cls in classes for k, v in typing.get_type_hints(cls).items()} | kinds
+    return {k: Optional[v] for k, v in out.items()} if optional else out
+
+def typed_parameters(values: dict[str, Any], kinds: dict[str, Any]) -> dict[str, Any]:
+    "`values` with each one that has a kind converted to it (a command's `-p NAME VALUE` pairs, say)."
+    return {k: parse_parameter(k, v, kinds[k]) if k in kinds else v for k, v in values.items()}
+
+def check_parameters(namespace: dict, before: Iterable[str], known: Iterable[str], notebook: str,
+                     kinds: dict[str, Any] | None = None) -> dict:
+    """Right after a notebook's parameters cell: refuse an injected name that is not a parameter, convert each parameter in
+    `namespace` to its declared kind (the cell's annotations, or `kinds`), and show user errors as one line; the values."""
+    brief_user_errors()
+    parameter_style("papermill")
+    known = set(known)
+    if extra := sorted(k for k in set(namespace) - set(before) - known if not k.startswith("_")):
+        hints = [f"{k} (did you mean {c[0]}?)" if (c := difflib.get_close_matches(k, known, n=1)) else k for k in extra]
+        raise ParameterError(f"{notebook}: unknown parameter {', '.join(hints)}; the parameters are: {', '.join(sorted(known))}")
+    declared = {**namespace.get("__annotations__", {}), **(kinds or {})}
+    declared = {k: eval(v, namespace) if isinstance(v, str) else v for k, v in declared.items() if k in known}  # text: `from __future__ import annotations`
+    try: values = typed_parameters({k: namespace[k] for k in sorted(known & set(namespace))}, declared)
+    except ParameterError as e: raise ParameterError(f"{notebook}: {e}") from None
+    namespace.update(values)
+    return values
+
+# %% ../nbs/00_core.ipynb #fba40fc3
+def duration(seconds: float) -> str:
+    "Seconds as a person reads them: `45 s`, `4 min 10 s`, `2 h 5 min`."
+    s = int(round(seconds))
+    if s < 60: return f"{s} s"
+    if s < 3600: return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
+
+@dataclasses.dataclass
+class Work:
+    "What part of a run has done: finished units, and turns and generated tokens so far (`live_*`: of unfinished episodes)."
+    done: int = 0
+    turns: int = 0
+    tokens: int = 0
+    live_turns: int = 0
+    live_tokens: int = 0
+
+    def __add__(self, o: "Work") -> "Work":
+        return Work(*(getattr(self, f.name) + getattr(o, f.name) for f in dataclasses.fields(self)))
+
+class WorkProgress:
+    "Units of work (episodes, steps) finished of `total`, with turns and tokens as they happen, a measured rate and an honest estimate."
+    def __init__(self, total: int, desc: str, unit: str = "episode", max_turns: int | None = None,
+                 turn_tokens: int | None = None, initial: int = 0, enabled: bool = True, every: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        from tqdm.std import tqdm
+        self.total, self.desc, self.unit, self.max_turns, self.turn_tokens = total, desc, unit, max_turns, turn_tokens
+        self.initial, self.enabled, self.clock, self.note = initial, enabled, clock, ""   # note: shown after the status
+        self.t0, self.last_line = clock(), -math.inf
+        self._frozen, self._sources, self._lock = Work(done=initial), {}, threading.Lock()
+        in_kernel = sys.stderr is not sys.__stderr__        # a notebook kernel: its cells' output is not on the terminal
+        self.every = every if every is not None else 10.0 if sys.__stderr__ is not None and sys.__stderr__.isatty() else 30.0
+        self.bar = None if in_kernel or not enabled else tqdm(
+            total=total, initial=initial, desc=desc, unit=unit, dynamic_ncols=True,
+            bar_format="{desc}: {n_fmt}/{total_fmt} {unit}s |{bar}| {postfix}")
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, daemon=True)
+        if enabled: self._ticker.start()
+
+    def source(self, work: Callable[[], Work]) -> Callable[[], None]:
+        "Count `work()` (called at each redraw) until the returned function is called, which keeps its last value."
+        key = object()
+        with self._lock: self._sources[key] = work
+        def end():
+            with self._lock: self._frozen += self._sources.pop(key)()
+            self.refresh()
+        return end
+
+    def add(self, work: Work) -> None:
+        "Count finished work directly (a climb step)."
+        with self._lock: self._frozen += work
+        self.refresh()
+
+    def work(self) -> Work:
+        "Everything counted so far."
+        with self._lock: return sum((w() for w in list(self._sources.values())), self._frozen)
+
+    def status(self) -> str:
+        "The counts, the rate and what is left: `12/24 episodes, 30 turns, 4,388 tokens (18.1/s), 4 min 2 s, left: ...`."
+        w, elapsed = self.work(), max(self.clock() - self.t0, 1e-9)
+        parts = [f"{w.done}/{self.total} {self.unit}s"]
+        if w.turns: parts.append(f"{w.turns:,} turns")
+        if w.tokens: parts.append(f"{w.tokens:,} tokens ({w.tokens / elapsed:.1f}/s)")
+        parts.append(duration(elapsed))
+        return ", ".join(parts) + f"; left: {self._left(w, elapsed)}" + (f"; {self.note}" if self.note else "")
+
+    def _left(self, w: Work, elapsed: float) -> str:
+        left = self.total - w.done
+        if left <= 0: return "nothing"
+        if not w.tokens and w.done <= self.initial: return "estimating (nothing measured yet)"
+        if not w.tokens:                                    # units only (climb steps): the mean so far
+            return f"about {duration(elapsed / (w.done - self.initial) * left)} at the mean {self.unit} so far"
+        rate, out = w.tokens / elapsed, []
+        finished = w.done - self.initial
+        if finished > 0:
+            mean = (w.tokens - w.live_tokens) / finished
+            out.append(f"about {duration(max(mean * left - w.live_tokens, 0) / rate)} at the mean {self.unit} so far")
+        if self.max_turns and self.turn_tokens:
+            bound = (left * self.max_turns - w.live_turns) * self.turn_tokens
+            out.append(f"at most {duration(bound / rate)} if every remaining turn runs to {self.turn_tokens} tokens")
+        return "; ".join(out) or "estimating"
+
+    def refresh(self) -> None:
+        "Redraw the bar; inside a notebook kernel, write the status to the terminal instead, every `every` seconds."
+        if not self.enabled: return
+        text = self.status()
+        if self.bar is not None:
+            self.bar.n = min(self.work().done, self.total)
+            self.bar.set_postfix_str(text.split(", ", 1)[1], refresh=True)
+        elif self.clock() - self.last_line >= self.every:
+            self.last_line = self.clock()
+            terminal(f"{self.desc}: {text}", err=True)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(1.0): self.refresh()
+
+    def close(self) -> None:
+        "Stop redrawing; the last status stays on the bar, or (in a kernel) is the last line on the terminal."
+        if not self.enabled: return
+        self._stop.set(); self._ticker.join()
+        self.last_line = -math.inf
+        self.refresh()
+        if self.bar is not None: self.bar.close()
+
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()

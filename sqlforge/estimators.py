@@ -275,8 +275,10 @@ def task_counts(arm: Arm, ids: Sequence[str]) -> pd.DataFrame:
 # %% ../nbs/45_estimators.ipynb #a4ecbc7c
 class ClusterIntervals:
     "Database-clustered intervals for the task-weighted mean of `d`: cluster bootstrap (percentile, BCa) and CR2 t."
-    def __init__(self, d: Sequence[float], clusters: Sequence, n_boot: int = 20_000, seed: int | Sequence[int] = 0):
+    def __init__(self, d: Sequence[float], clusters: Sequence, n_boot: int = 20_000, seed: int | Sequence[int] = 0,
+                 bounds: tuple[float, float] | None = None):
         d = np.asarray(d, dtype=float)
+        self.bounds = bounds                  # the possible range of the estimand: intervals are reported within it
         _, g = np.unique(np.asarray(clusters), return_inverse=True)
         n_c = np.bincount(g).astype(float)
         G, N = len(n_c), len(d)
@@ -306,8 +308,22 @@ class ClusterIntervals:
     def _clip(self, q: float) -> float:
         return min(max(q, 0.5 / self.n_boot), 1 - 0.5 / self.n_boot)
 
-    def ci(self, method: str, alpha: float = 0.05) -> tuple[float, float]:
-        "The two-sided (1 − alpha) interval of `method` (one of METHODS)."
+    def ci(self, method: str, alpha: float = 0.05, within: bool = True) -> tuple[float, float]:
+        "The two-sided (1 − alpha) interval of `method` (one of METHODS), within `bounds` unless `within` is off."
+        lo, hi = self._ci(method, alpha)
+        return self._within(lo, hi) if within else (lo, hi)
+
+    def crossed(self, method: str, alpha: float = 0.05) -> tuple[float, float] | None:
+        "The estimator's own interval when it reached past `bounds` (None when it lies within them)."
+        raw = self._ci(method, alpha)
+        return raw if self._within(*raw) != raw else None
+
+    def _within(self, lo: float, hi: float) -> tuple[float, float]:
+        if self.bounds is None: return (lo, hi)
+        a, b = self.bounds
+        return (min(max(lo, a), b), min(max(hi, a), b))
+
+    def _ci(self, method: str, alpha: float) -> tuple[float, float]:
         if method == "bootstrap_percentile": return tuple(float(x) for x in np.quantile(self.boot, [alpha / 2, 1 - alpha / 2]))
         if method == "bootstrap_bca":
             if np.ptp(self.boot) == 0: return (self.estimate, self.estimate)
@@ -338,8 +354,8 @@ class ClusterIntervals:
         "The database-weighted Δ with a percentile cluster-bootstrap interval and a t interval on database means."
         lo, hi = np.quantile(self.db_boot, [alpha / 2, 1 - alpha / 2])
         h = float(sps.t.ppf(1 - alpha / 2, self.n_clusters - 1) * self.db_se)
-        return {"delta": self.db_estimate, "ci_low": float(lo), "ci_high": float(hi),
-                "t_ci_low": self.db_estimate - h, "t_ci_high": self.db_estimate + h}
+        t_lo, t_hi = self._within(self.db_estimate - h, self.db_estimate + h)
+        return {"delta": self.db_estimate, "ci_low": float(lo), "ci_high": float(hi), "t_ci_low": t_lo, "t_ci_high": t_hi}
 
     def summary(self, alpha: float = 0.05) -> dict:
         "Every interval and p-value at level `alpha` as plain data."

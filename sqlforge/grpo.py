@@ -241,10 +241,10 @@ class GRPOTrainer:
         """Steps until `cfg.steps` (continuing a resumed climb); `callback(row)` after each step's checkpoint.
         With `budget_s`, no step starts that would end past that many seconds from now (judged by the slowest step so
         far); a climb stopped so is checkpointed at its last step and resumes from there."""
-        from tqdm.auto import tqdm
+        from sqlforge.core import Work, WorkProgress, duration
         rows, t0, slowest = [], time.monotonic(), 0.0
-        with tqdm(total=self.cfg.steps, initial=self.step_done, desc=f"climb {self.cfg.climb}", unit="step",
-                  disable=not self.progress) as bar:
+        with WorkProgress(self.cfg.steps, f"climb {self.cfg.climb}", unit="step", initial=self.step_done,
+                          enabled=self.progress) as bar:
             while self.step_done < self.cfg.steps:
                 if budget_s is not None and rows and time.monotonic() - t0 + slowest > budget_s:
                     if self.step_done % self.cfg.ckpt_every: self.save_checkpoint()
@@ -255,8 +255,9 @@ class GRPOTrainer:
                 row = self.step()
                 slowest = max(slowest, time.monotonic() - t)
                 rows.append(row)
-                bar.update(1)
-                bar.set_postfix(reward=f"{row['reward_mean']:.3f}", pass_=f"{row['pass_rate']:.2f}", kept=row["groups_kept"])
+                bar.note = (f"step {row['step']} took {duration(time.monotonic() - t)}: reward {row['reward_mean']:.3f}, "
+                            f"pass {row['pass_rate']:.2f}, groups kept {row['groups_kept']}")
+                bar.add(Work(done=1, tokens=row.get("tokens_generated", 0)))
                 if callback: callback(row)
         return rows
 

@@ -552,20 +552,27 @@ def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], r
 
 def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]], cfg: HarnessConfig = HarnessConfig(),
                  batch_size: int = 64, pool: SqlPool | None = None, on_done: Callable[[Transcript], None] | None = None,
-                 progress: bool = True) -> list[Transcript]:
-    "Run `(task, seed)` jobs to completion through `backend`; transcripts in job order (`on_done` sees each as it ends)."
+                 progress: bool | WorkProgress = True) -> list[Transcript]:
+    """Run `(task, seed)` jobs to completion through `backend`; transcripts in job order (`on_done` sees each as it ends).
+    `progress`: a bar of its own, none, or a `WorkProgress` this run is one part of; it counts turns and tokens as they happen."""
     from collections import deque
-    from tqdm.auto import tqdm
+    from sqlforge.core import Work, WorkProgress
     own = pool is None
     pool = pool or SqlPool()
-    queue, out, live = deque(enumerate(jobs)), [None] * len(jobs), [0]
-    bar = tqdm(total=len(jobs), unit="episode", disable=not progress, smoothing=0)
-    t0 = time.time()
+    queue, out, live, started, finished = deque(enumerate(jobs)), [None] * len(jobs), [0], [], [0]
+    bar = progress if isinstance(progress, WorkProgress) else WorkProgress(
+        len(jobs), "episodes", max_turns=cfg.max_turns, turn_tokens=cfg.sampling.max_new_tokens, enabled=bool(progress))
+    def work() -> Work:
+        "Finished episodes, and the turns and tokens of every episode so far (read by the bar's redraws)."
+        eps = list(started)
+        now = [ep for ep in eps if not ep.done]
+        return Work(finished[0], sum(ep.tr.turns for ep in eps), sum(ep.tr.tokens_generated for ep in eps),
+                    sum(ep.tr.turns for ep in now), sum(ep.tr.tokens_generated for ep in now))
+    end = bar.source(work)
     def done(tr: Transcript, i: int):
         out[i] = tr
         if on_done: on_done(tr)
-        bar.update(1)
-        bar.set_postfix_str(f"{60 * bar.n / max(time.time() - t0, 1e-9):.1f} episodes/min")
+        finished[0] += 1
     def retire(ep: _Episode):
         live[0] -= 1; done(ep.tr, ep.i)
     def admit() -> list[_Episode]:
@@ -575,11 +582,12 @@ def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]
             i, (task, seed) = queue.popleft()
             ep = _start(i, suite, task, seed, backend, cfg)
             if isinstance(ep, Transcript): done(ep, i)
-            else: new.append(ep); live[0] += 1
+            else: new.append(ep); started.append(ep); live[0] += 1
         return new
     try: (_streaming if streams(backend) else _rounds)(backend, admit, retire, pool, cfg)
     finally:
-        bar.close()
+        end()
+        if bar is not progress: bar.close()
         if own: pool.close()
     return out
 

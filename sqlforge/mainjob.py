@@ -4,18 +4,19 @@
 
 # %% ../nbs/42_main_job.ipynb #8c74bc90
 from __future__ import annotations
-import contextlib, dataclasses, json, shutil, sys, threading, time
+import dataclasses, json, shutil, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .core import atomic_write_json, config_to_dict, display_path, portable, project_root, resolve_path
+from .core import (Device, ParameterError, Seeds, WorkProgress, atomic_write_json, config_to_dict, display_path,
+                           parameter_example, portable, project_root, resolve_path, typed_fields)
 from .sweeps import SweepConfig, compare_runs, run_sweep, sweep_jobs
 from .tasks import load_suite
 
 # %% auto #0
-__all__ = ['MainJobConfig', 'heldout_slice', 'main_job_sweeps', 'episode_progress', 'run_main_job', 'reproduction',
-           'reproduction_text', 'main_job_stats', 'committed_judge', 'summary_text']
+__all__ = ['MainJobConfig', 'heldout_slice', 'main_job_sweeps', 'run_main_job', 'reproduction', 'reproduction_text',
+           'main_job_stats', 'committed_judge', 'summary_text']
 
 # %% ../nbs/42_main_job.ipynb #4534ba3b
 @dataclass(frozen=True)
@@ -26,18 +27,20 @@ class MainJobConfig:
     adapter: str = "adapters/demo/step20"    # the climb's adapter judged against its base model
     databases: int = 12                      # the slice: tasks of this many databases ...
     per_database: int = 1                    # ... this many from each
-    seeds: tuple[int, ...] = (0,)
-    device: str = "cpu"
+    seeds: Seeds = (0,)
+    device: Device = "cpu"
     threads: int = 2                         # torch threads, fixed: the same machine kind computes the same floats
     batch_size: int = 64
     out: str = "scratch/main-job"            # the run (emptied first); relative paths are in the repository
     record: str = "results/main-job"         # the committed record the run is compared with
 
     def __post_init__(self):
-        object.__setattr__(self, "seeds", tuple(int(s) for s in self.seeds))
-        if self.databases < 2: raise ValueError(f"databases={self.databases}: the statistics need at least 2 databases")
-        if self.per_database < 1 or self.threads < 1 or not self.seeds:
-            raise ValueError("per_database and threads must be >= 1, and seeds must name at least one seed")
+        typed_fields(self)
+        for name, low in (("databases", 2), ("per_database", 1), ("threads", 1), ("batch_size", 1)):
+            if getattr(self, name) < low:
+                raise ParameterError(f"{name}: got {getattr(self, name)}; it must be at least {low}"
+                                     + (" (the statistics are clustered by database)" if name == "databases" else "")
+                                     + f", e.g. {parameter_example(name, str(max(low, 2)))}")
 
 def heldout_slice(tasks: str | Path, databases: int, per_database: int = 1) -> list[str]:
     "Task ids of a slice of a task file: the first `per_database` tasks of each of its first `databases` databases."
@@ -46,7 +49,7 @@ def heldout_slice(tasks: str | Path, databases: int, per_database: int = 1) -> l
     for t in suite.tasks:
         if len(by_db.setdefault(t.database, [])) < per_database: by_db[t.database].append(t.id)
     if len(by_db) < databases:
-        raise ValueError(f"{display_path(suite.path)} has {len(by_db)} databases; the slice asks for {databases}")
+        raise ParameterError(f"databases: got {databases}, but {display_path(suite.path)} has {len(by_db)} databases")
     return [i for db in list(by_db)[:databases] for i in by_db[db]]
 
 # %% ../nbs/42_main_job.ipynb #cd0df646
@@ -63,34 +66,23 @@ def main_job_sweeps(cfg: MainJobConfig) -> dict[str, SweepConfig]:
                              batch_size=cfg.batch_size, device=cfg.device, task_ids=ids, run=arm, out=str(out / arm))
             for arm, adapter in (("base", None), (Path(cfg.adapter).name, cfg.adapter))}
 
-@contextlib.contextmanager
-def episode_progress(folder: Path, total: int, desc: str = "main job", enabled: bool = True):
-    "A text progress bar on stderr (redrawn every 10 s at most) of the episodes logged under `folder` (`*/episodes.jsonl` lines)."
-    from tqdm.std import tqdm
-    if not enabled: yield; return
-    count = lambda: sum(len(p.read_bytes().splitlines()) for p in Path(folder).glob("*/episodes.jsonl"))
-    bar, stop = tqdm(total=total, desc=desc, unit="episode", file=sys.stderr, mininterval=10, ncols=90), threading.Event()
-    def watch():
-        while not stop.wait(1.0): bar.update(count() - bar.n)
-    th = threading.Thread(target=watch, daemon=True); th.start()
-    try: yield
-    finally:
-        stop.set(); th.join(); bar.update(count() - bar.n); bar.close()
-
 def run_main_job(cfg: MainJobConfig, write_record: bool = False, progress: bool = True) -> Path:
     "Run the main job afresh into `cfg.out` (or make the record: `write_record`, with out = record); returns the folder."
     import torch
     out, record, results = resolve_path(cfg.out), resolve_path(cfg.record), project_root() / "results"
-    if write_record and out != record: raise ValueError(f"to make the record, out must be the record ({cfg.record}), not {cfg.out}")
+    if write_record and out != record:
+        raise ParameterError(f"out: got {cfg.out}; to make the record, out must be the record ({cfg.record})")
     if not write_record and (out == record or out.is_relative_to(results) or record.is_relative_to(out)):
-        raise ValueError(f"out={cfg.out} would write over committed results; the main job runs into a folder of its own")
+        raise ParameterError(f"out: got {cfg.out}, which would write over committed results; the main job runs into a folder "
+                             f"of its own, e.g. {parameter_example('out', 'scratch/main-job')}")
     sweeps = main_job_sweeps(cfg)
     if out.exists(): shutil.rmtree(out)                           # a rerun, never a resume
     out.mkdir(parents=True)
     torch.set_num_threads(cfg.threads)
     t0, total = time.time(), sum(len(sweep_jobs(load_suite(s.suite), s)) for s in sweeps.values())
-    with episode_progress(out, total, enabled=progress):
-        for sc in sweeps.values(): run_sweep(sc, progress=False)
+    h = sweeps["base"].harness
+    with WorkProgress(total, "main job", max_turns=h.max_turns, turn_tokens=h.sampling.max_new_tokens, enabled=progress) as bar:
+        for sc in sweeps.values(): run_sweep(sc, progress=bar)
     atomic_write_json(out / "main_job.json", portable({
         "config": config_to_dict(cfg), "arms": {arm: sc.adapter for arm, sc in sweeps.items()}, "model": sweeps["base"].model,
         "suite": sweeps["base"].suite, "tasks": list(sweeps["base"].task_ids), "episodes": total,
@@ -149,7 +141,8 @@ def committed_judge(preset: str, arm: str) -> tuple[Path, dict] | None:
 def _line(c: dict, seeds: int) -> str:
     return (f"{c['n_tasks']} tasks ({c['n_clusters']} databases) x {seeds} seed{'s' * (seeds > 1)}: pass rate "
             f"{c['base_pass_rate']:.3f} -> {c['treat_pass_rate']:.3f}; delta {c['delta']:+.1f} points, "
-            f"{1 - c['alpha']:.0%} CI [{c['ci_low']:+.1f}, {c['ci_high']:+.1f}] ({c['ci_method']}); {c['verdict']}")
+            f"{1 - c['alpha']:.0%} CI [{c['ci_low']:+.1f}, {c['ci_high']:+.1f}] ({c['ci_method']}); {c['verdict']}"
+            + (f"\n  note: {c['range_note']}" if c.get("range_note") else ""))
 
 def summary_text(out: str | Path, stats: dict, rep: dict | None = None) -> str:
     "What `make demo` prints: the reproduction line(s), this run's statistics, and the committed GPU judge beside them."

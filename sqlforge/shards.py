@@ -8,6 +8,7 @@ import os, shlex, subprocess, sys, time
 from pathlib import Path
 from typing import Sequence
 
+from .core import ParameterError, command
 from .sweeps import merge_shards, parse_sweep_args
 
 # %% auto #0
@@ -18,9 +19,9 @@ def shard_plan(sweep_argv: Sequence[str], devices: Sequence[str | None],
                python: str = sys.executable) -> tuple[Path, list[tuple[dict[str, str], list[str]]]]:
     "The run folder and, per shard, its environment additions and command, for a sweep given by its command-line arguments."
     if any(a.split("=")[0] in ("--shard", "--num-shards", "--merge") for a in sweep_argv):
-        raise ValueError("give the sweep's own arguments without --shard, --num-shards or --merge: the launcher sets them")
+        raise ParameterError("give the sweep's own arguments without --shard, --num-shards or --merge: the launcher sets them")
     cfg, _ = parse_sweep_args(list(sweep_argv))
-    if not devices: raise ValueError("devices: give at least one (a GPU index per shard, or None)")
+    if not devices: raise ParameterError("devices: give at least one (a GPU index per shard, or None)")
     n = len(devices)
     run_dir = cfg.run_dir()
     return run_dir, [({} if dev is None else {"CUDA_VISIBLE_DEVICES": str(dev)},
@@ -59,6 +60,7 @@ def launch(sweep_argv: Sequence[str], devices: Sequence[str | None], merge: bool
     return merge_shards(run_dir) if merge else run_dir
 
 # %% ../nbs/41_shards.ipynb #18a66661
+@command("python -m sqlforge.shards")
 def main(argv: Sequence[str] | None = None) -> int:
     "Command-line entry: run a sweep's shards on this host's GPUs and merge them, or print the commands."
     import argparse

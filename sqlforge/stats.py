@@ -28,8 +28,8 @@ _all_ = ["COUNTED", "COVERAGE_DESIGNS", "LEGACY_NO_SUBMIT_VIA", "METHODS", "OUTC
          "true_delta"]   # sqlforge.estimators' names, re-exported
 
 # %% auto #0
-__all__ = ['VERDICTS', 'METHOD_NAMES', 'FLOW_LABELS', 'read_seen', 'rule_text', 'analyse', 'report_text', 'plot_forest',
-           'plot_per_database', 'plot_transitions', 'save_figures', 'main', 'bench_speed', 'COUNTED',
+__all__ = ['VERDICTS', 'RANGE', 'METHOD_NAMES', 'FLOW_LABELS', 'read_seen', 'rule_text', 'range_note', 'analyse', 'report_text',
+           'plot_forest', 'plot_per_database', 'plot_transitions', 'save_figures', 'main', 'bench_speed', 'COUNTED',
            'COVERAGE_DESIGNS', 'LEGACY_NO_SUBMIT_VIA', 'METHODS', 'OUTCOMES', 'Arm', 'ClusterIntervals', 'SimDesign',
            'StatsConfig', 'analysis_set', 'arm_from_rows', 'check_databases', 'cluster_sizes', 'coverage_design',
            'coverage_table', 'episode_from_row', 'exact_mcnemar', 'holm', 'icc_anova', 'interval_coverage', 'load_arm',
@@ -38,6 +38,7 @@ __all__ = ['VERDICTS', 'METHOD_NAMES', 'FLOW_LABELS', 'read_seen', 'rule_text', 
 
 # %% ../nbs/45a_stats.ipynb #d480c97f
 VERDICTS = ("BEATS BASE", "BETTER THAN BASE, BELOW MARGIN", "WORSE THAN BASE", "NO DETECTABLE DIFFERENCE")
+RANGE = (-100.0, 100.0)      # the possible range of a difference of two pass rates, in points: intervals are reported within it
 
 def read_seen(spec: str | Path | Iterable[str]) -> frozenset[str]:
     "Seen databases: a JSON file (list, or object with `seen_databases`), a comma-separated string, or names."
@@ -61,6 +62,14 @@ def rule_text(cfg: StatsConfig, k: int) -> str:
             f"{cfg.n_boot:,} resamples, seed {cfg.seed}) with {cfg.few_clusters} or more databases, else CR2 t "
             f"with Bell-McCaffrey df.")
 
+def range_note(iv: ClusterIntervals, alpha: float) -> str | None:
+    "Which of the estimator's own intervals reached past the possible range (they are reported within it), or None."
+    crossed = {m: r for m in METHODS if (r := iv.crossed(m, alpha))}
+    if not crossed: return None
+    return ("the estimator's own " + "; ".join(f"{m} interval was [{lo:+.1f}, {hi:+.1f}]" for m, (lo, hi) in crossed.items())
+            + f", past the possible range of a difference of pass rates, [{RANGE[0]:+.0f}, {RANGE[1]:+.0f}] points; "
+            "reported within it")
+
 def _verdict(significant: bool, lo: float, hi: float, delta: float, margin: float) -> str:
     if significant and lo > 0: return VERDICTS[0] if delta >= margin else VERDICTS[1]
     if significant and hi < 0: return VERDICTS[2]
@@ -75,7 +84,7 @@ def _stratum(d: np.ndarray, g: np.ndarray, mask: np.ndarray, pb: np.ndarray, pt:
     out |= {"base_pass_rate": float(pb[mask].mean()), "treat_pass_rate": float(pt[mask].mean()), "delta": float(d[mask].mean())}
     if out["n_clusters"] < 2: return out | {"ci_low": None, "ci_high": None, "ci_method": None}
     m = primary_method(out["n_clusters"], cfg)
-    lo, hi = ClusterIntervals(d[mask], g[mask], cfg.n_boot, seed).ci(m, cfg.alpha)
+    lo, hi = ClusterIntervals(d[mask], g[mask], cfg.n_boot, seed, bounds=RANGE).ci(m, cfg.alpha)
     return out | {"ci_low": lo, "ci_high": hi, "ci_method": m}
 
 def _pairs(base: Arm, treat: Arm, ids: Sequence[str]) -> pd.DataFrame:
@@ -108,7 +117,7 @@ def _compare(base: Arm, treat: Arm, tabs: dict, ids: list[str], g: np.ndarray, d
     pb, pt = (tb["pass"] / tb["n"]).to_numpy(float), (tt["pass"] / tt["n"]).to_numpy(float)
     d = 100 * (pt - pb)
     G = len(dbs)
-    iv = ClusterIntervals(d, g, cfg.n_boot, (cfg.seed, 0))  # same resamples for every checkpoint
+    iv = ClusterIntervals(d, g, cfg.n_boot, (cfg.seed, 0), bounds=RANGE)  # same resamples for every checkpoint
     method = primary_method(G, cfg)
     lo, hi = iv.ci(method, cfg.alpha)
     pairs = _pairs(base, treat, ids)
@@ -139,6 +148,7 @@ def _compare(base: Arm, treat: Arm, tabs: dict, ids: list[str], g: np.ndarray, d
         "arm": treat.name, "n_tasks": len(d), "n_clusters": G,
         "base_pass_rate": float(pb.mean()), "treat_pass_rate": float(pt.mean()),
         "delta": iv.estimate, "ci_low": lo, "ci_high": hi, "ci_method": method, "alpha": cfg.alpha,
+        "range_note": range_note(iv, cfg.alpha),
         "delta_db": iv.db_estimate, "db_weighted": iv.db_weighted(cfg.alpha),
         "intervals": iv.summary(cfg.alpha),
         "p_primary": iv.p_value(method),
@@ -221,7 +231,7 @@ def analyse(tasks: dict[str, str], base: Arm, treats: Sequence[Arm], cfg: StatsC
     primary = comps[0]
     result = {
         "verdict": primary["verdict"], "delta": primary["delta"], "ci_low": primary["ci_low"], "ci_high": primary["ci_high"],
-        "ci_method": primary["ci_method"], "n_tasks": len(ids), "n_clusters": len(dbs),
+        "ci_method": primary["ci_method"], "range_note": primary["range_note"], "n_tasks": len(ids), "n_clusters": len(dbs),
         "p_mcnemar": primary["p_mcnemar"], "p_signflip": primary["p_signflip"],
         "base_arm": base.name, "primary_arm": primary["arm"], "rule": rule_text(cfg, K),
         "units": "delta, intervals, flows, MDE and standard errors in percentage points; rates and shares are fractions",
@@ -272,6 +282,7 @@ def report_text(result: dict) -> str:
         lines += ["", f"{c['arm']}{tag}: {c['verdict']}",
                   f"  pass rate {c['base_pass_rate']:.3f} -> {c['treat_pass_rate']:.3f};  delta {_f(c['delta'])} points, "
                   f"{level} CI {_ci(c['ci_low'], c['ci_high'])} ({METHOD_NAMES[c['ci_method']]}, {c['n_clusters']} databases)"]
+        if c.get("range_note"): lines.append(f"  note: {c['range_note']}")
         if c["decision_alpha"] != result["config"]["alpha"]:
             lines.append(f"  Holm step-down: decided at level {c['decision_alpha']:.4f}, interval "
                          f"{_ci(c['decision_ci_low'], c['decision_ci_high'])}")

@@ -8,10 +8,12 @@ import dataclasses, gzip, io, json, os, re, shutil, sys, tarfile, time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
-from .core import (JsonlLog, atomic_write_bytes, atomic_write_json, config_to_dict, display_path, portable,
-                           project_root, read_jsonl, run_manifest, sha256_file)
+from .core import (CACHE_PREFIX, Device, JsonlLog, ParameterError, Seeds, UserError, Work, WorkProgress,
+                           atomic_write_bytes, atomic_write_json, command, config_to_dict, display_path, git_tracked,
+                           parameter_example, portable, project_root, read_jsonl, resolve_path, run_manifest, sha256_file,
+                           terminal, typed_fields)
 from .harness import HarnessConfig, Transcript, run_episodes
 from .models import SamplingParams
 from .tasks import Suite, load_suite, suite_path
@@ -20,7 +22,8 @@ from .verify import Outcome
 # %% auto #0
 __all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'sweep_jobs', 'episode_key', 'pack_transcripts',
            'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy', 'make_backend', 'run_sweep',
-           'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args', 'summary_text', 'main']
+           'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args', 'reproduce_parameters',
+           'reproduce_command', 'summary_text', 'main']
 
 # %% ../nbs/13_sweeps.ipynb #5523f796
 BACKENDS = ("transformers", "openai", "vllm")
@@ -32,9 +35,9 @@ class SweepConfig:
     model: str | None = None          # None: the adapter's own base model, or DEFAULT_MODEL for the base arm
     adapter: str | None = None        # "step150" (the one climb that has it, or with climb) → adapters/<climb>/step150, or a path
     climb: str | None = None
-    suite: str = "demo"               # demo, a built suite name, or a tasks .jsonl path
-    seeds: tuple[int, ...] = (0,)
-    backend: str = "transformers"
+    suite: str = "demo"               # demo, a built suite name, or a tasks .jsonl path (a record's `cache:` name too)
+    seeds: Seeds = (0,)               # a list of seeds, or a number n: seeds 0..n-1
+    backend: Literal["transformers", "openai", "vllm"] = "transformers"
     backend_url: str | None = None    # for backend="openai"
     harness: HarnessConfig = HarnessConfig()
     shard: int = 0
@@ -42,24 +45,26 @@ class SweepConfig:
     batch_size: int = 64
     limit: int | None = None          # only the first `limit` tasks (smoke runs)
     task_ids: tuple[str, ...] | None = None  # only these tasks (kept in the suite's order)
-    device: str = "auto"
+    device: Device = "auto"
     run: str | None = None            # run folder name; default from model and adapter
-    out: str | None = None            # run folder; default results/<suite>/<run>
+    out: str | None = None            # run folder; default scratch/<suite>/<run> (never results/ unless given)
 
     def __post_init__(self):
-        object.__setattr__(self, "seeds", tuple(int(s) for s in self.seeds))
-        if isinstance(self.harness, dict): object.__setattr__(self, "harness", HarnessConfig(**self.harness))
-        if not self.seeds: raise ValueError("seeds: give at least one seed")
-        if len(set(self.seeds)) != len(self.seeds): raise ValueError(f"seeds: {list(self.seeds)} repeats a seed")
-        if self.backend not in BACKENDS: raise ValueError(f"backend: {self.backend!r} is not one of {', '.join(BACKENDS)}")
-        if self.backend == "openai" and not self.backend_url: raise ValueError("backend='openai' needs backend_url")
+        typed_fields(self)                # every field converted to its kind, or one line naming it (`-p seeds '[0,1]'`)
+        if self.suite.startswith(CACHE_PREFIX): object.__setattr__(self, "suite", str(resolve_path(self.suite)))
+        if self.backend == "openai" and not self.backend_url:
+            raise ParameterError(f"backend_url: the openai backend needs its server's URL, e.g. "
+                                 f"{parameter_example('backend_url', 'http://127.0.0.1:8000')}")
         if not (self.num_shards >= 1 and 0 <= self.shard < self.num_shards):
-            raise ValueError(f"shard/num_shards: need 0 <= shard < num_shards, got shard={self.shard}, num_shards={self.num_shards}")
-        if self.batch_size < 1: raise ValueError(f"batch_size must be >= 1, got {self.batch_size}")
-        if self.limit is not None and self.limit < 1: raise ValueError(f"limit must be >= 1 or None, got {self.limit}")
-        if self.task_ids is not None:
-            object.__setattr__(self, "task_ids", tuple(str(t) for t in self.task_ids))
-            if not self.task_ids: raise ValueError("task_ids: give at least one task id, or None for every task")
+            raise ParameterError(f"shard/num_shards: need 0 <= shard < num_shards, got shard={self.shard}, num_shards={self.num_shards}")
+        for name, low in (("batch_size", 1), ("limit", 1)):
+            if (v := getattr(self, name)) is not None and v < low:
+                raise ParameterError(f"{name}: got {v}; it must be at least {low}, e.g. {parameter_example(name, '3')}"
+                                     + (" (or None for every task)" if name == "limit" else ""))
+        if self.task_ids is not None and not self.task_ids:
+            raise ParameterError("task_ids: give at least one task id, or None for every task")
+        try: suite_path(self.suite)
+        except FileNotFoundError as e: raise UserError(str(e)) from None
         self._resolve_model()
 
     def _resolve_model(self) -> None:
@@ -69,13 +74,14 @@ class SweepConfig:
         if self.adapter is None:
             if self.model is None: object.__setattr__(self, "model", DEFAULT_MODEL)
             return
-        d = adapter_dir(self.adapter, self.climb)         # no such adapter, or a step name in several climbs: an error
+        try: d = adapter_dir(self.adapter, self.climb)    # no such adapter, or a step name in several climbs
+        except FileNotFoundError as e: raise UserError(str(e)) from None
         if self.climb is None and not Path(self.adapter).expanduser().exists(): object.__setattr__(self, "climb", d.parent.name)
         base = adapter_base_model(d)
         if self.model is None: object.__setattr__(self, "model", (builtin_name(base) or base) if base else DEFAULT_MODEL)
         elif base and not same_model(self.model, base):
-            raise ValueError(f"model={self.model!r}, but the adapter {display_path(d)} was trained on {base!r} "
-                             f"(its adapter_config.json); leave the model out to judge the adapter on its own base model")
+            raise ParameterError(f"model: got {self.model!r}, but the adapter {display_path(d)} was trained on {base!r} "
+                                 f"(its adapter_config.json); leave the model out to judge the adapter on its own base model")
 
     @property
     def arm(self) -> str:
@@ -88,10 +94,14 @@ class SweepConfig:
         "The run folder's name: given, or `<model>__<arm>`."
         return self.run or _slug(f"{Path(self.model).name}__{self.arm}")
 
+    @property
+    def suite_label(self) -> str:
+        "The suite's name in folder names: `demo`, a built suite's name, or a task file's stem."
+        return _slug(Path(self.suite).stem if self.suite.endswith(".jsonl") else self.suite)
+
     def run_dir(self) -> Path:
-        "Where this run's files go (shards in `shards/k-of-n/` below it)."
-        base = Path(self.out) if self.out else project_root() / "results" / _slug(Path(str(self.suite)).stem if
-                                                                                  str(self.suite).endswith(".jsonl") else str(self.suite)) / self.run_name
+        "Where this run's files go: `out`, else `scratch/<suite>/<run>` (shards in `shards/k-of-n/` below it)."
+        base = Path(self.out) if self.out else project_root() / "scratch" / self.suite_label / self.run_name
         return base / "shards" / f"{self.shard}-of-{self.num_shards}" if self.num_shards > 1 else base
 
     def identity(self) -> dict:
@@ -103,19 +113,20 @@ def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", s).strip("_")
 
 # %% ../nbs/13_sweeps.ipynb #752be75d
-def sweep_config(model: str | None = None, tasks: str = "demo", seeds: Sequence[int] = (0,), climb: str | None = None,
-                 adapter: str | None = None, backend: str = "transformers", backend_url: str | None = None,
-                 max_turns: int = 25, max_new_tokens: int = 2048, temperature: float = 0.6, top_p: float = 0.95,
-                 top_k: int = 20, thinking: bool = True, max_context: int = 32768, sql_timeout_s: float = 60.0,
-                 shard: int = 0, num_shards: int = 1, batch_size: int = 64, limit: int | None = None,
-                 device: str = "auto", run: str | None = None, out: str | None = None) -> SweepConfig:
-    "A SweepConfig from the flat parameters of the judge and pass@k notebooks."
-    if isinstance(seeds, int): seeds = list(range(seeds))
-    h = HarnessConfig(max_turns=max_turns, max_context=max_context, thinking=thinking, sql_timeout_s=sql_timeout_s,
-                      sampling=SamplingParams(temperature=temperature, top_p=top_p, top_k=top_k, max_new_tokens=max_new_tokens))
-    return SweepConfig(model=model, adapter=adapter, climb=climb, suite=str(tasks), seeds=tuple(seeds), backend=backend,
-                       backend_url=backend_url, harness=h, shard=shard, num_shards=num_shards, batch_size=batch_size,
-                       limit=limit, device=device, run=run, out=None if out is None else str(out))
+_SWEEP_FIELDS = ("model", "climb", "adapter", "backend", "backend_url", "shard", "num_shards", "batch_size", "limit", "device",
+                 "run", "out")
+_HARNESS_FIELDS = tuple(f.name for f in dataclasses.fields(HarnessConfig) if f.name != "sampling")
+_SAMPLING_FIELDS = tuple(f.name for f in dataclasses.fields(SamplingParams) if f.name != "seed")   # the harness seeds each turn
+
+def sweep_config(tasks: str = "demo", seeds: Any = (0,), **params: Any) -> SweepConfig:
+    """A SweepConfig from the flat parameters of the judge and pass@k notebooks: `tasks`, `seeds`, the SweepConfig fields,
+    and every field of the harness (`max_turns`, ...) and of its sampling (`temperature`, `max_new_tokens`, ...) by name."""
+    known = {"tasks", "seeds", *_SWEEP_FIELDS, *_HARNESS_FIELDS, *_SAMPLING_FIELDS}
+    if unknown := sorted(set(params) - known):
+        raise ParameterError(f"unknown sweep parameter(s) {', '.join(unknown)}; the parameters are: {', '.join(sorted(known))}")
+    harness = {k: params.pop(k) for k in _HARNESS_FIELDS if k in params}
+    harness["sampling"] = {k: params.pop(k) for k in _SAMPLING_FIELDS if k in params}
+    return SweepConfig(suite=tasks, seeds=seeds, harness=harness, **params)
 
 # %% ../nbs/13_sweeps.ipynb #5b2bc749
 def sweep_jobs(suite: Suite, cfg: SweepConfig) -> list[tuple]:
@@ -254,8 +265,9 @@ def _check_identity(run_dir: Path, cfg: SweepConfig) -> None:
         elif "suite" not in diff: diff.append("suite")             # another task file under the same name
     if {"adapter", "climb"} & set(diff) and _same_adapter(man, cfg): diff = [k for k in diff if k not in ("adapter", "climb")]
     if diff:
-        raise ValueError(f"{display_path(run_dir)} holds a run with a different {', '.join(diff)}; choose another `out`/`run` "
-                         "or delete that folder")
+        what = "is a committed run" if git_tracked(m) else "holds a run"
+        raise UserError(f"{display_path(run_dir)} {what} with a different {', '.join(diff)}; this run goes elsewhere: "
+                        f"{parameter_example('out', 'scratch/NAME')}, or {parameter_example('run', 'NAME')} for scratch/<suite>/NAME")
 
 def _status(run_dir: Path) -> str | None:
     "The `status` a run folder's manifest records (None without a manifest)."
@@ -287,8 +299,8 @@ def _write_manifest(run_dir: Path, cfg: SweepConfig, suite: Suite, policy, start
                        gpu_seconds=round(wall, 2) if on_gpu else 0.0, **extra)
     atomic_write_json(run_dir / "manifest.json", {**man, "sessions": [*prior, _session(man)]})
 
-def run_sweep(cfg: SweepConfig, policy=None, progress: bool = True) -> Path:
-    "Run (or resume) a sweep; returns its run folder."
+def run_sweep(cfg: SweepConfig, policy=None, progress: bool | WorkProgress = True) -> Path:
+    "Run (or resume) a sweep; returns its run folder. `progress`: a bar of its own, none, or a part of a larger one."
     started = time.time()
     suite = load_suite(cfg.suite)
     run_dir = cfg.run_dir(); run_dir.mkdir(parents=True, exist_ok=True)
@@ -307,9 +319,15 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool = True) -> Path:
             atomic_write_bytes(run_dir / "transcripts" / f"{episode_key(tr.task, tr.seed)}.json.gz",
                                gzip.compress(json.dumps(tr.to_dict()).encode(), mtime=0))
             log.append({**tr.row(), "arm": cfg.arm, "suite": suite.name})
-        if progress: print(f"{cfg.arm} on {suite.name}: {len(todo)} episodes to run ({len(done)} already done) → {display_path(run_dir)}")
-        run_episodes(make_backend(cfg, policy), suite, todo, cfg.harness, batch_size=cfg.batch_size, on_done=save,
-                     progress=progress)
+        own = progress is True
+        if own:
+            print(f"{cfg.arm} on {suite.name}: {len(todo)} episodes to run ({len(done)} already done) → {display_path(run_dir)}")
+            progress = WorkProgress(len(todo), f"{cfg.arm} on {suite.name}", max_turns=cfg.harness.max_turns,
+                                    turn_tokens=cfg.harness.sampling.max_new_tokens)
+        try: run_episodes(make_backend(cfg, policy), suite, todo, cfg.harness, batch_size=cfg.batch_size, on_done=save,
+                          progress=progress)
+        finally:
+            if own: progress.close()
     finish_run(run_dir, [(t.id, s) for t, s in jobs], cfg.harness.max_turns)
     _write_manifest(run_dir, cfg, suite, policy, started, {"status": "complete", "episodes": len(jobs),
                                                            "episodes_before": len(done)}, prior)
@@ -390,43 +408,78 @@ def compare_runs(run_dir: str | Path, reference: str | Path) -> tuple[int, int, 
 
 # %% ../nbs/13_sweeps.ipynb #d1b1c9cf
 def parse_sweep_args(argv: Sequence[str] | None = None) -> tuple[SweepConfig | None, str | None]:
-    "The sweep a command line asks for, or (None, the run folder) for `--merge`."
+    "The sweep a command line asks for, or (None, the run folder) for `--merge`, or (None, ('show', folder)) for `--show`."
     import argparse
     ap = argparse.ArgumentParser(prog="python -m sqlforge.sweeps", description="Run a resumable task × seed sweep.")
     ap.add_argument("--merge", metavar="RUN_DIR", help="merge the shards of RUN_DIR and exit")
-    ap.add_argument("--show", metavar="RUN_DIR", help="print the summary of the finished run in RUN_DIR and exit")
-    d = SweepConfig()
-    for f in ("model", "adapter", "climb", "suite", "backend", "backend_url", "device", "run", "out"):
-        ap.add_argument(f"--{f.replace('_', '-')}", default=None if f == "model" else getattr(d, f))
-    for f in ("shard", "num_shards", "batch_size", "limit"):
-        ap.add_argument(f"--{f.replace('_', '-')}", type=int, default=getattr(d, f))
-    ap.add_argument("--seeds", type=int, nargs="+", default=list(d.seeds))
-    ap.add_argument("--harness", type=json.loads, default={}, help='HarnessConfig fields as JSON, e.g. \'{"max_turns": 5}\'')
-    a = ap.parse_args(argv)
-    if a.merge: return None, a.merge
-    if a.show: return None, ("show", a.show)
-    kw = {k: v for k, v in vars(a).items() if k not in ("merge", "show", "harness")}
-    h = dict(a.harness); s = h.pop("sampling", {})
-    return SweepConfig(**kw, harness=HarnessConfig(**h, sampling=SamplingParams(**s))), None
+    ap.add_argument("--show", metavar="RUN_DIR", help="print the summary of the finished run in RUN_DIR, and the parameters "
+                                                      "that reproduce it, and exit")
+    for f in ("model", "adapter", "climb", "suite", "backend", "backend_url", "device", "run", "out",
+              "shard", "num_shards", "batch_size", "limit"):
+        ap.add_argument(f"--{f.replace('_', '-')}", default=argparse.SUPPRESS)
+    ap.add_argument("--seeds", nargs="+", default=argparse.SUPPRESS,
+                    help="the seeds (0 1 2), or one number n: the seeds 0..n-1, as the judge's -p seeds")
+    ap.add_argument("--harness", default=argparse.SUPPRESS, help='HarnessConfig fields as JSON, e.g. \'{"max_turns": 5}\'')
+    a = vars(ap.parse_args(argv))
+    if a.get("merge"): return None, a["merge"]
+    if a.get("show"): return None, ("show", a["show"])
+    return SweepConfig(**{k: v for k, v in a.items() if k not in ("merge", "show")}), None   # each value to its kind
+
+def _judge_defaults() -> dict:
+    "The judge's parameters where they are not given: the harness's defaults, flat."
+    h = HarnessConfig()
+    return {**{k: getattr(h, k) for k in _HARNESS_FIELDS}, **{k: getattr(h.sampling, k) for k in _SAMPLING_FIELDS}}
+
+def reproduce_parameters(run_dir: str | Path) -> dict:
+    "The judge's parameters (chapter 40) that measure the run in `run_dir` again: those that differ from the judge's defaults."
+    c = json.loads((Path(run_dir) / "manifest.json").read_text())["config"]
+    seeds = list(c["seeds"])
+    p = {"model": c["model"], "climb": c.get("climb"), "adapter": c.get("adapter"), "tasks": c["suite"],
+         "seeds": len(seeds) if seeds == list(range(len(seeds))) and len(seeds) > 1 else seeds}
+    h = c["harness"]
+    flat = {**{k: h[k] for k in _HARNESS_FIELDS if k in h}, **{k: h["sampling"][k] for k in _SAMPLING_FIELDS if k in h["sampling"]}}
+    p |= {k: v for k, v in flat.items() if v != _judge_defaults().get(k)}
+    p |= {k: c[k] for k in ("backend", "limit") if c.get(k) not in (None, "transformers")}
+    if c.get("task_ids"): p["task_ids"] = list(c["task_ids"])
+    return {k: v for k, v in p.items() if v is not None}
+
+def reproduce_command(run_dir: str | Path) -> str:
+    "The judge command that measures the run in `run_dir` again (into scratch/); a slice of chosen tasks (`task_ids`) has none."
+    p = reproduce_parameters(run_dir)
+    if "task_ids" in p: return f"(a slice of {len(p['task_ids'])} chosen tasks, made by the job that chose them)"
+    def value(v):
+        v = json.dumps(v).replace(", ", ",") if isinstance(v, list) else str(v)
+        return v if re.fullmatch(r"[\w.:/,=+-]+", v) else "'" + v + "'"
+    return "papermill nbs/40_judge.ipynb out.ipynb " + " ".join(f"-p {k} {value(v)}" for k, v in p.items())
 
 def summary_text(run_dir: str | Path) -> str:
-    "A finished run in a few lines: what was measured, accuracy, outcome mix, turns, time."
+    "A finished run in a few lines: what was measured, with which protocol, pass rate, outcome mix, turns, time, where it is."
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         near = sorted(str(p) for p in run_dir.parent.glob("*/manifest.json")) if run_dir.parent.is_dir() else []
-        raise FileNotFoundError(f"{run_dir}: no such run folder" + (f"; runs beside it: {', '.join(str(Path(p).parent) for p in near)}" if near else ""))
+        raise UserError(f"{run_dir}: no such run folder" + (f"; runs beside it: {', '.join(str(Path(p).parent) for p in near)}" if near else ""))
     if not (run_dir / "summary.json").exists():
-        raise FileNotFoundError(f"{run_dir}: no summary.json; the run is not finished (run the same sweep again to resume it)")
+        raise UserError(f"{run_dir}: no summary.json; the run is not finished (run the same sweep again to resume it)")
     s, m = (json.loads((run_dir / f).read_text()) for f in ("summary.json", "manifest.json"))
+    h = m["config"]["harness"]; sp = h["sampling"]
     mix = ", ".join(f"{o} {v:.0%}" for o, v in s["outcomes"].items() if v)
-    return (f"{m.get('arm')} on {m.get('suite')}: {s['tasks']} tasks x {len(s['seeds'])} seeds = {s['episodes']} episodes in "
-            f"{m.get('wall_seconds', 0):.0f} s\n  accuracy {s['accuracy']:.3f}; outcomes: {mix}\n  mean turns {s['mean_turns']}, "
-            f"run_sql calls per episode {s['mean_run_sql']}, turn cap reached {s['turn_cap_rate']:.0%}\n  run folder {display_path(run_dir)}")
+    k = len(s["seeds"])
+    return (f"{m.get('arm')} on {m.get('suite')} ({m['config']['model']}): {s['tasks']} tasks x {k} seed{'s' * (k != 1)} = "
+            f"{s['episodes']} episodes in {m.get('wall_seconds', 0):.0f} s\n"
+            f"  protocol: up to {h['max_turns']} turn{'s' * (h['max_turns'] != 1)} of {sp['max_new_tokens']} new tokens, "
+            f"thinking {'on' if h['thinking'] else 'off'}, "
+            f"temperature {sp['temperature']}, top-p {sp['top_p']}, top-k {sp['top_k']}\n"
+            f"  pass rate {s['accuracy']:.3f}; outcomes: {mix}\n  turns per episode {s['mean_turns']}, "
+            f"run_sql calls per episode {s['mean_run_sql']}, turn cap reached {s['turn_cap_rate']:.0%}\n"
+            f"  run folder {display_path(run_dir)}")
 
+@command("python -m sqlforge.sweeps")
 def main(argv: Sequence[str] | None = None) -> int:
-    "Command-line entry: run a sweep, merge a run's shards, or show a finished run."
+    "Command-line entry: run a sweep, merge a run's shards, or show a finished run and how to judge it again."
     cfg, other = parse_sweep_args(argv)
-    if isinstance(other, tuple): print(summary_text(other[1]))
+    if isinstance(other, tuple):
+        print(summary_text(other[1]))
+        print(f"  measure it again (into scratch/): {reproduce_command(other[1])}")
     else: print(merge_shards(other) if other else run_sweep(cfg))
     return 0
 
