@@ -120,7 +120,8 @@ def base_dir(model: str, prompt: str, name: str, root: str | Path | None = None)
     return Path(root or project_root() / "results" / "spider-base") / model / prompt / name
 
 def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size: int = 256, device: str = "auto",
-            root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS, progress: bool = True) -> dict[str, Path]:
+            root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS, progress: bool = True,
+            engine_memory: float | None = None) -> dict[str, Path]:
     "The base model's sweep of each named set under `prompt` (resumable): run folder by set."
     from sqlforge.sweeps import SweepConfig, run_sweep
     runs = {}
@@ -129,7 +130,8 @@ def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size
         if prompt not in spec["prompts"]:
             raise ValueError(f"set {name!r} is measured under {', '.join(spec['prompts'])} only, not {prompt!r}")
         sc = SweepConfig(model=model, suite=str(study_set(name, sets)), seeds=tuple(range(spec["seeds"])),
-                         harness=study_harness(prompt), batch_size=batch_size, device=device, run=f"base-{name}",
+                         harness=study_harness(prompt), batch_size=batch_size, engine_memory=engine_memory, device=device,
+                         run=f"base-{name}",
                          out=str(base_dir(model, prompt, name, root)))
         runs[name] = run_sweep(sc, progress=progress)
     return runs
@@ -250,6 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "measure":
             s.add_argument("--prompt", default="schema", choices=("schema", "hidden"), help="for SETs named without one")
             s.add_argument("--batch", type=int, default=256); s.add_argument("--device", default="auto")
+            s.add_argument("--engine-memory", type=float, help="share of the GPU's memory the rollout engine may take")
             s.add_argument("sets", nargs="+", metavar="SET[:PROMPT]", help=f"in order; sets: {', '.join(SPIDER_SETS)}")
     a = ap.parse_args(argv)
     try:
@@ -258,7 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                           f"= {r['episodes']:>5} episodes, {r['done']:>5} done")
         elif a.cmd == "measure":
             for name, prompt in measure_order(a.sets, a.prompt):
-                for n, run in measure(a.model, [name], prompt, a.batch, a.device).items(): print(f"{n} [{prompt}]: {record_path(run)}")
+                runs = measure(a.model, [name], prompt, a.batch, a.device, engine_memory=a.engine_memory)
+                for n, run in runs.items(): print(f"{n} [{prompt}]: {record_path(run)}")
         elif a.cmd == "pool":
             r = build_pool(a.model)
             print(f"pool: {r['pool_tasks']} tasks on {r['pool_databases']} databases ({r['measured']} measured; passes "

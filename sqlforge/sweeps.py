@@ -14,7 +14,7 @@ from .core import (CACHE_PREFIX, Device, JsonlLog, ParameterError, Seeds, UserEr
                            atomic_write_bytes, atomic_write_json, command, config_to_dict, display_path, git_tracked,
                            parameter_example, portable, project_root, read_jsonl, resolve_path, run_manifest, sha256_file,
                            terminal, typed_fields)
-from .harness import HarnessConfig, Transcript, run_episodes
+from .harness import HarnessConfig, Transcript, harness_record, run_episodes
 from .models import SamplingParams
 from .tasks import Suite, load_suite, suite_path
 from .verify import Outcome
@@ -43,6 +43,7 @@ class SweepConfig:
     shard: int = 0
     num_shards: int = 1
     batch_size: int = 64
+    engine_memory: float | None = None   # share of the GPU's memory the rollout engine's slots may take (None: its default)
     limit: int | None = None          # only the first `limit` tasks (smoke runs)
     task_ids: tuple[str, ...] | None = None  # only these tasks (kept in the suite's order)
     device: Device = "auto"
@@ -57,6 +58,9 @@ class SweepConfig:
                                  f"{parameter_example('backend_url', 'http://127.0.0.1:8000')}")
         if not (self.num_shards >= 1 and 0 <= self.shard < self.num_shards):
             raise ParameterError(f"shard/num_shards: need 0 <= shard < num_shards, got shard={self.shard}, num_shards={self.num_shards}")
+        if self.engine_memory is not None and not 0 < self.engine_memory <= 0.95:
+            raise ParameterError(f"engine_memory: got {self.engine_memory}; a share of the GPU's memory in (0, 0.95], "
+                                 f"e.g. {parameter_example('engine_memory', '0.8')}")
         for name, low in (("batch_size", 1), ("limit", 1)):
             if (v := getattr(self, name)) is not None and v < low:
                 raise ParameterError(f"{name}: got {v}; it must be at least {low}, e.g. {parameter_example(name, '3')}"
@@ -113,8 +117,8 @@ def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", s).strip("_")
 
 # %% ../nbs/13_sweeps.ipynb #752be75d
-_SWEEP_FIELDS = ("model", "climb", "adapter", "backend", "backend_url", "shard", "num_shards", "batch_size", "limit", "device",
-                 "run", "out")
+_SWEEP_FIELDS = ("model", "climb", "adapter", "backend", "backend_url", "shard", "num_shards", "batch_size", "engine_memory",
+                 "limit", "device", "run", "out")
 _HARNESS_FIELDS = tuple(f.name for f in dataclasses.fields(HarnessConfig) if f.name != "sampling")
 _SAMPLING_FIELDS = tuple(f.name for f in dataclasses.fields(SamplingParams) if f.name != "seed")   # the harness seeds each turn
 
@@ -234,11 +238,15 @@ def load_sweep_policy(cfg: SweepConfig):
 def make_backend(cfg: SweepConfig, policy):
     "The generation backend named by cfg.backend, for `policy`."
     from sqlforge import backends
-    if cfg.backend == "transformers": return backends.TransformersBackend(policy, max_batch=cfg.batch_size)
+    if cfg.backend == "transformers":
+        from sqlforge.engine import EngineConfig
+        memory = {} if cfg.engine_memory is None else {"memory_fraction": cfg.engine_memory}
+        return backends.TransformersBackend(policy, max_batch=cfg.batch_size, engine_config=EngineConfig(slots=cfg.batch_size, **memory))
     if cfg.backend == "openai":
         return backends.OpenAIBackend(cfg.backend_url, policy.tokenizer, policy.chat, policy.stop_ids, model=cfg.model)
-    return backends.VllmBackend(policy.info.get("path") or cfg.model, policy.tokenizer, policy.chat, policy.stop_ids,
-                                adapter=(policy.info.get("adapter") or {}).get("path"))
+    from sqlforge.vllm_backend import VllmBackend, VllmConfig
+    return VllmBackend.for_policy(policy, VllmConfig(max_num_seqs=cfg.batch_size,
+                                                     **({} if cfg.engine_memory is None else {"gpu_memory_utilization": cfg.engine_memory})))
 
 # %% ../nbs/13_sweeps.ipynb #8eb8cd7c
 def _same_adapter(man: dict, cfg: SweepConfig) -> bool:
@@ -256,6 +264,7 @@ def _check_identity(run_dir: Path, cfg: SweepConfig) -> None:
     man = json.loads(m.read_text())
     old, new = man.get("identity"), cfg.identity()
     if old is None: return
+    if isinstance(old.get("harness"), dict): old = {**old, "harness": harness_record(old["harness"])}   # fields added since: defaults
     diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     made = man.get("data", {}).get("tasks", {}).get("sha256")     # the suite by content: its task file's hash
     try: here = sha256_file(suite_path(cfg.suite))
