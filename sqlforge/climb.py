@@ -4,30 +4,30 @@
 
 # %% ../nbs/21_climb.ipynb #7ed1e944
 from __future__ import annotations
-import dataclasses, difflib, json, math, re, shutil, sys, time
+import dataclasses, difflib, json, sys, time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable
 
-from .core import atomic_write_json, cache_dir, project_root, read_jsonl, record_path, sha256_bytes, sha256_file
+from .core import atomic_write_json, cache_dir, debugging, display_path, project_root, read_jsonl
 from .grpo import GRPOConfig, SFTConfig
 from .harness import HarnessConfig, protocol
 from .models import SamplingParams
+from .spider_study import BASE_DIR, POOL_DIR, SPIDER_SETS, STUDY_MODEL, TWINS_DIR, base_dir
 
 # %% auto #0
-__all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'REPLICATION_SETS', 'MINI_POOLS', 'protocol_params', 'resolve', 'climb_configs',
-           'synth_pool_dir', 'build_synth_pool', 'check_pools', 'prepare_pool', 'warmup_suite', 'warm_up',
-           'finished_climb', 'train', 'heldout_tasks', 'judge_arms', 'judge_harness', 'judge_heldout', 'template_half',
-           'subset_suite', 'set_suite', 'base_run_dir', 'measure_base', 'decontaminate', 'build_mini_pool',
-           'judge_sets', 'plot_curves', 'cli_value', 'main']
+__all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'protocol_params', 'resolve', 'climb_configs', 'synth_pool_dir', 'build_synth_pool',
+           'spider_inputs_command', 'check_pools', 'prepare_pool', 'warmup_suite', 'warm_up', 'pool_differences',
+           'finished_climb', 'train', 'heldout_tasks', 'judge_arms', 'judge_harness', 'judge_heldout', 'judge_set_file',
+           'judge_runs', 'judge_sets', 'plot_curves', 'cli_value', 'main']
 
 # %% ../nbs/21_climb.ipynb #72c86667
-_HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking")
+_HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking", "prompt")
 _SAMPLING = ("temperature", "top_p", "top_k", "max_new_tokens")
 _POOL = ("synth_n", "synth_hops", "synth_forms", "synth_max_filters", "synth_seed", "synth_dir")
 _SFT = ("sft", "sft_epochs", "sft_lr", "sft_batch", "sft_explore", "sft_synth_n", "sft_synth_seed", "sft_source", "sft_runs",
         "sft_min_run_sql", "sft_per_task", "sft_exclude")
-_JUDGE = ("heldout_n", "heldout_seed", "heldout_per_schema", "judge_seeds", "judge_batch", "judge_steps")
-_REPLICATION = ("base_seeds", "pool_band", "judge_sets")   # the Qwen2.5-Coder replication's measurement (below)
+_JUDGE = ("heldout_n", "heldout_seed", "heldout_per_schema", "judge_seeds", "judge_batch", "judge_steps", "judge_sets")
+_REPLICATION = ("base_seeds", "pool_band")   # the Qwen2.5-Coder replication's base measurement (chapter 21a)
 _GRPO = tuple(f.name for f in dataclasses.fields(GRPOConfig) if f.name != "harness")
 CLIMB_PARAMETERS = ("preset",) + _GRPO + _HARNESS + _SAMPLING + _POOL + _SFT + _JUDGE + _REPLICATION
 
@@ -48,6 +48,18 @@ _MINI = dict(model="qwen2.5-coder-0.5b", suites=_MINI_POOLS, **protocol_params("
              judge_sets=("synth-heldout", "chinook", "spider2-chinook", "tpcds-heldout"))
 _MINI_ARMS = {"mini": dict(climb="mini"), "mini-seed1": dict(climb="mini-seed1", seed=1),
               "mini-ablate": dict(climb="mini-ablate", reward_no_submit=0.0)}
+_SPIDER_JUDGE = tuple(f"{n}:{p}" for n, s in SPIDER_SETS.items() if s["role"] != "pool" for p in s["prompts"])
+_SPIDER = dict(model=STUDY_MODEL, suites=(f"{POOL_DIR}/tasks.jsonl",), **protocol_params("explore"), steps=40,
+               tasks_per_step=16, group=8, rollout_batch=128, lr=1e-4, lora_r=4, lora_alpha=8, lora_dropout=0.0,
+               reward_no_submit=-1.0, rest_after=2, rest_steps=10, task_sampling="learnability", dynamic_sampling=True,
+               ckpt_every=5, keep_checkpoints=1, save_steps=(20,), device="auto", seed=0, judge_seeds=5, judge_batch=256,
+               judge_sets=_SPIDER_JUDGE)
+_SPIDER_ARMS = {"spider": dict(climb="spider"), "spider-seed1": dict(climb="spider-seed1", seed=1),
+                "spider-hidden": dict(climb="spider-hidden", prompt="hidden"),
+                "spider-explore": dict(climb="spider-explore", sft=True, sft_source="transcripts",
+                                       sft_runs=(str(base_dir(STUDY_MODEL, "schema", "spider-train-pool", BASE_DIR)),),
+                                       sft_min_run_sql=1, sft_per_task=2, sft_exclude=(f"{TWINS_DIR}/tasks.jsonl",),
+                                       sft_epochs=2, sft_lr=1e-4, sft_batch=8)}
 PRESETS: dict[str, dict[str, Any]] = {
     "climb1": {**_QWEN_CLIMB, "climb": "climb1", "synth_n": 70, "synth_hops": (3, 4), "synth_seed": 1, "steps": 100},
     "climb2": {**_QWEN_CLIMB, "climb": "climb2", "suites": _CLIMB_POOLS, "steps": 150, "rest_after": 2, "rest_steps": 25},
@@ -61,6 +73,7 @@ PRESETS: dict[str, dict[str, Any]] = {
                  heldout_n=384, heldout_seed=7, heldout_per_schema=4, judge_seeds=8, judge_batch=384,
                  judge_steps=(10,)),
     **{name: {**_MINI, **arm} for name, arm in _MINI_ARMS.items()},
+    **{name: {**_SPIDER, **arm} for name, arm in _SPIDER_ARMS.items()},
     "smoke": dict(climb="smoke", model="tiny-qwen3.5", synth_n=3, synth_hops=(1, 2), synth_seed=0, sft=True,
                   sft_synth_n=3, sft_synth_seed=5, sft_epochs=1, sft_lr=1e-3, sft_batch=3, steps=2, tasks_per_step=2,
                   group=2, max_turns=1, max_new_tokens=320, thinking=False, lr=1e-4, lora_r=4, lora_alpha=8, ckpt_every=1,
@@ -150,16 +163,24 @@ def build_synth_pool(n: int, hops: tuple[int, int] | None = None, seed: int = 0,
                       forms=forms, max_filters=max_filters)
     return d / "tasks.jsonl"
 
+def spider_inputs_command(model: str, pool: bool = True) -> str:
+    "The commands that write the Spider study's inputs of a climb: the base measurement of the pool candidates, and the pool."
+    measure = f"python -m sqlforge.spider_study measure --model {model} spider-train-pool"
+    return f"{measure}, then python -m sqlforge.spider_study pool --model {model}" if pool else measure
+
 def check_pools(cfg: GRPOConfig) -> None:
     "Fail with the command that builds a pool when a suite file of the climb is missing."
     for s in cfg.suites:
         if s.endswith(".jsonl") and not Path(s).exists():
             fam = Path(s).parent.name.removeprefix("climb2-")
             if fam.startswith("mini-"):
-                raise FileNotFoundError(f"pool {s} not found; it comes from the base model's pass@k on the replication sets: "
-                                        "python -m sqlforge.climb --preset mini --base")
-            raise FileNotFoundError(f"pool {s} not found; measure it first: papermill nbs/30_passk.ipynb /dev/null -p model "
-                                    f"{cfg.model} -p tasks {fam} -p k 8 -p band '[1, 7]' -p out {Path(s).parent}")
+                raise FileNotFoundError(f"pool {display_path(s)} not found; it comes from the base model's pass@k on the "
+                                        "replication sets: python -m sqlforge.climb --preset mini --base")
+            if fam == Path(POOL_DIR).name:
+                raise FileNotFoundError(f"pool {display_path(s)} not found; it is cut from the base model's measurement of "
+                                        f"Spider's train questions (chapter 23): {spider_inputs_command(cfg.model)}")
+            raise FileNotFoundError(f"pool {display_path(s)} not found; measure it first: papermill nbs/30_passk.ipynb /dev/null "
+                                    f"-p model {cfg.model} -p tasks {fam} -p k 8 -p band '[1, 7]' -p out {display_path(Path(s).parent)}")
 
 # %% ../nbs/21_climb.ipynb #a968c251
 def prepare_pool(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True):
@@ -190,8 +211,14 @@ def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, 
     else:                                  # the policy's own transcripts: the runs' episode lists and the excluded task files
         sft_suite = None
         if missing := [r for r in sft_cfg.runs if not (Path(r) / "episodes.jsonl").exists()]:
-            raise FileNotFoundError(f"sft_runs: {missing[0]} holds no episodes.jsonl; name finished sweep run folders "
-                                    f"(results/<suite>/<run>) of {cfg.model}")
+            how = (f"it is the base measurement of chapter 23: {spider_inputs_command(cfg.model, pool=False)}"
+                   if Path(BASE_DIR).name in Path(missing[0]).parts else
+                   f"name finished sweep run folders (results/<suite>/<run>) of {cfg.model}")
+            raise FileNotFoundError(f"sft_runs: {display_path(missing[0])} holds no episodes.jsonl; {how}")
+        if missing := [e for e in sft_cfg.exclude if e.endswith(".jsonl") and not Path(e).exists()]:
+            how = (f"it is written with the Spider pool: {spider_inputs_command(cfg.model)}"
+                   if Path(missing[0]).parent.name == Path(TWINS_DIR).name else "name a built suite or task file")
+            raise FileNotFoundError(f"sft_exclude: {display_path(missing[0])} not found; {how}")
         data = {"runs_sha256": [sha256_file(Path(r) / "episodes.jsonl") for r in sft_cfg.runs],
                 "exclude_sha256": [sha256_file(suite_path(e)) for e in sft_cfg.exclude]}
     sft_dir = cfg.adapters_dir() / cfg.climb / "sft"
@@ -204,10 +231,29 @@ def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, 
         atomic_write_json(have, ident)
     return dataclasses.replace(cfg, init_adapter=str(sft_dir))
 
+def pool_differences(cfg: GRPOConfig, manifest: dict, run: Path) -> list[str]:
+    "The climb's pool files that are not the ones its manifest recorded (by sha256; see the text for older manifests)."
+    from sqlforge.core import portable_path, sha256_file
+    from sqlforge.tasks import suite_path
+    files = [suite_path(s) for s in cfg.suites]
+    task_files = [v for k, v in manifest.get("data", {}).items() if isinstance(v, dict) and k.rsplit(":", 1)[-1] == "tasks"]
+    hashes, paths = {v.get("sha256") for v in task_files}, {v.get("path") for v in task_files} - {None}
+    diff, unrecorded = [], []
+    for s in files:
+        if sha256_file(s) in hashes: continue
+        if len(task_files) >= len(files) or portable_path(s) in paths: diff.append(f"pool {display_path(s)}")
+        else: unrecorded.append(s)
+    if unrecorded:            # a manifest that kept one of several task files recorded under one key: the tasks drawn
+        ids = {t["id"] for s in files for t in read_jsonl(s)}
+        gone = sorted({r["task"] for r in read_jsonl(run / "episodes.jsonl")} - ids)
+        if gone: diff.append(f"pool {', '.join(map(display_path, unrecorded))} (the climb drew {len(gone)} task(s) not in "
+                             f"the pool now, e.g. {gone[0]})")
+    return diff
+
 def finished_climb(cfg: GRPOConfig) -> int | None:
     """The step a finished climb reached, when its logs and last adapter are here but its checkpoints are not (they are
     not committed) and its manifest matches `cfg`; None when there is no such climb. A mismatch is an error."""
-    from sqlforge.core import config_to_dict, sha256_file
+    from sqlforge.core import config_to_dict, portable
     from sqlforge.grpo import OPERATIONAL, recorded_identity
     run = cfg.run_dir()
     if (run / "checkpoints" / "LATEST").exists() or not (run / "manifest.json").exists() or not (run / "metrics.jsonl").exists():
@@ -217,8 +263,7 @@ def finished_climb(cfg: GRPOConfig) -> int | None:
     old, now = json.loads((run / "manifest.json").read_text()), config_to_dict(cfg)
     rec = recorded_identity(old["config"])              # fields added since the climb ran: at their defaults
     diff = [k for k in now if k not in (*OPERATIONAL, "suites", "init_adapter") and rec.get(k) != now[k]]
-    hashes = {v.get("sha256") for v in old.get("data", {}).values() if isinstance(v, dict)}
-    diff += [f"pool {s}" for s in cfg.suites if sha256_file(s) not in hashes]
+    diff += ["suites"] if portable(now["suites"]) != rec.get("suites") else pool_differences(cfg, old, run)
     if diff: raise ValueError(f"{run} holds a finished climb with another configuration ({', '.join(diff)}); "
                               "use its configuration, or another climb name or out folder")
     return last
@@ -275,166 +320,35 @@ def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True
         runs[arm] = run_sweep(sc, progress=progress)
     return runs
 
-# %% ../nbs/21_climb.ipynb #m1n1c0d1
-REPLICATION_SETS: dict[str, dict[str, Any]] = {
-    "tpch": dict(role="pool", suite="tpch"),
-    "tpcds-pool": dict(role="pool", suite="tpcds", half=0),
-    "synth-pool": dict(role="pool", synth=dict(n=256, hops=(2, 4), seed=21, per_schema=4)),
-    "synth-heldout": dict(role="in-family", synth=dict(n=192, hops=(2, 4), seed=22, per_schema=2)),
-    "chinook": dict(role="off-family", suite="demo", source="demo"),
-    "spider2-chinook": dict(role="off-family", suite="spider2-chinook"),
-    "tpcds-heldout": dict(role="off-family", suite="tpcds", half=1),
-}
-MINI_POOLS = {"tpch": "mini-tpch", "tpcds-pool": "mini-tpcds", "synth-pool": "mini-synth"}   # pool set -> results/pools/<name>
+# %% ../nbs/21_climb.ipynb #a21dc2c8
+def judge_set_file(name: str, root: str | Path | None = None) -> Path:
+    "The task file of a judge set: a Spider study set (chapter 23) or a replication set (chapter 21a), built on first use."
+    if name in SPIDER_SETS:
+        from sqlforge.spider_study import study_set
+        return study_set(name, root=root)
+    from sqlforge.replication_climb import set_suite
+    return set_suite(name, root=root)
 
-def template_half(task_id: str) -> int:
-    "0 or 1: which half of the TPC queries a task's template (`tpcds-qNN`) falls in, by a hash of the template name."
-    m = re.match(r"(tpc(?:h|ds)-q\d+)", task_id)
-    if not m: raise ValueError(f"{task_id!r} is not a TPC task id (tpch-qNN-vK or tpcds-qNN-vK)")
-    return int(sha256_bytes(f"sqlforge-mini/{m[1]}".encode()), 16) % 2
-
-def subset_suite(suite, task_ids: set[str], out_dir: Path) -> Path:
-    "Write the tasks of `suite` named in `task_ids` as a suite folder of its own (tasks, registry, gold files)."
-    from sqlforge.tasks import DatabaseRegistry, Task, write_tasks
-    out_dir.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for t in suite.tasks:
-        if t.id not in task_ids: continue
-        for f in t.gold_files:
-            (out_dir / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(suite.path.parent / f, out_dir / f)
-        rows.append(t)
-    needed = {d for t in rows for d in (t.database, *t.variants)}
-    DatabaseRegistry([e for n, e in suite.registry.entries.items() if n in needed]).save(out_dir / "databases.json")
-    return write_tasks(out_dir / "tasks.jsonl", rows)
-
-def _built_suite(name: str):
-    "A built suite by name, building it first when it is not in the cache (TPC: a few minutes; the others: seconds)."
-    from sqlforge.tasks import load_suite
-    try: return load_suite(name)
-    except FileNotFoundError:
-        from sqlforge import benchmarks
-        print(f"building suite {name} (once)")
-        if name in ("tpch", "tpcds"): benchmarks.build_tpc(name)
-        elif name == "spider2-chinook": benchmarks.build_spider2_chinook()
-        else: raise
-        return load_suite(name)
-
-def set_suite(name: str, sets: dict[str, dict] | None = None, root: str | Path | None = None) -> Path:
-    "The task file of a replication set, built (or cut from its source suite) into the cache on first use."
-    sets = sets or REPLICATION_SETS
-    if name not in sets: raise _unknown("replication set", name, sets)
-    spec = sets[name]
-    if "synth" in spec:
-        return build_synth_pool(spec["synth"]["n"], tuple(spec["synth"]["hops"]), spec["synth"]["seed"], root,
-                                spec["synth"].get("per_schema", 15), progress=False)
-    src = _built_suite(spec["suite"])
-    if "half" not in spec and "source" not in spec: return src.path
-    keep = {t.id for t in src.tasks if ("half" not in spec or template_half(t.id) == spec["half"])
-            and ("source" not in spec or t.source == spec["source"])}
-    d = (Path(root) if root else cache_dir("suites")) / f"replication-{name}"
-    stamp = {"source": str(src.path), "source_sha256": sha256_file(src.path), "tasks": sorted(keep)}
-    if not ((d / "tasks.jsonl").exists() and (d / "subset.json").exists() and json.loads((d / "subset.json").read_text()) == stamp):
-        subset_suite(src, keep, d)
-        atomic_write_json(d / "subset.json", stamp)
-    return d / "tasks.jsonl"
-
-# %% ../nbs/21_climb.ipynb #m1n1c0d2
-def base_run_dir(name: str) -> Path:
-    "Where the base model's pass@k run of a replication set goes: results/mini-base/<set>."
-    return project_root() / "results" / "mini-base" / name
-
-def _harness(params: dict[str, Any]) -> HarnessConfig:
-    return climb_configs(params)[0].harness
-
-def measure_base(params: dict[str, Any], names: Sequence[str] | None = None, sets: dict[str, dict] | None = None,
-                 out: Path | None = None, progress: bool = True) -> dict[str, Path]:
-    "The base model's `base_seeds`-seed sweep of each replication set under the climb's protocol (resumable): run folder by set."
-    from sqlforge.sweeps import SweepConfig, run_sweep
-    sets = sets or REPLICATION_SETS
-    runs = {}
-    for name in names or list(sets):
-        task_file = set_suite(name, sets, params.get("synth_dir"))
-        sc = SweepConfig(model=params["model"], suite=str(task_file), seeds=tuple(range(params.get("base_seeds", 8))),
-                         harness=_harness(params), batch_size=params.get("judge_batch", 64), device=params.get("device", "auto"),
-                         run=f"base-{name}", out=str((out or base_run_dir(name).parent) / name))
-        runs[name] = run_sweep(sc, progress=progress)
+def judge_runs(params: dict[str, Any], cfg: GRPOConfig, last: int,
+               set_file: Callable[[str], Path] | None = None) -> dict[str, Any]:
+    "The sweeps that judge the climb's step `last` on each item of its `judge_sets` (`SET` or `SET:PROMPT`), by item."
+    from sqlforge.sweeps import SweepConfig
+    set_file = set_file or (lambda n: judge_set_file(n, params.get("synth_dir")))
+    adapter, runs = cfg.adapters_dir() / cfg.climb / f"step{last}", {}
+    for item in _seq(params.get("judge_sets") or ()):
+        name, _, prompt = item.partition(":")
+        where = cfg.run_dir() / "judge" / (f"{prompt}/{name}" if prompt else name) / f"step{last}"
+        runs[item] = SweepConfig(model=cfg.model, adapter=str(adapter), suite=str(set_file(name)),
+                                 seeds=tuple(range(params.get("judge_seeds", 5))),
+                                 harness=dataclasses.replace(judge_harness(cfg), prompt=prompt or cfg.harness.prompt),
+                                 batch_size=params.get("judge_batch", 64), device=cfg.device, run=f"step{last}", out=str(where))
     return runs
 
-def _norm_sql(sql: str | None) -> str:
-    return " ".join((sql or "").lower().split()).rstrip(";")
-
-def decontaminate(pool_sets: dict[str, Any], heldout_sets: dict[str, Any], offfamily: Sequence[Any]) -> dict:
-    "The pool's checks against the held-out sets (suites by name): shared task ids, databases, gold queries, off-family schemas."
-    from sqlforge.passk import decontamination
-    def dbs(s): return {s.registry.entries[d].sha256: d for t in s.tasks for d in (t.database, *t.variants)}
-    pool_ids = {t.id for s in pool_sets.values() for t in s.tasks}
-    pool_dbs = {h: d for s in pool_sets.values() for h, d in dbs(s).items()}
-    pool_gold = {_norm_sql(t.gold_sql) for s in pool_sets.values() for t in s.tasks if t.gold_sql}
-    shared = {"tpcds-sf0.1"}                      # the TPC-DS database: its halves share it, their templates do not
-    res = {"shared_by_design": sorted(shared), "checks": {}}
-    for name, s in heldout_sets.items():
-        res["checks"][name] = {
-            "task_ids": sorted(pool_ids & {t.id for t in s.tasks}),
-            "databases": sorted(d for h, d in dbs(s).items() if h in pool_dbs and d not in shared),
-            "gold_queries": sorted(t.id for t in s.tasks if t.gold_sql and _norm_sql(t.gold_sql) in pool_gold)}
-    res["schema_overlap"] = {n: decontamination(s, list(offfamily))["pairs"] for n, s in pool_sets.items()}
-    res["clean"] = not any(v for c in res["checks"].values() for v in c.values()) and not any(res["schema_overlap"].values())
-    return res
-
-def build_mini_pool(params: dict[str, Any], sets: dict[str, dict] | None = None, runs: Path | None = None,
-                    pools: Path | None = None) -> dict:
-    "The pool of the measured candidates with `pool_band` passes of `base_seeds`, decontaminated; writes each pool folder and the report."
-    from sqlforge.passk import passk_summary, select_band, task_passes, write_pool
-    from sqlforge.tasks import load_suite
-    sets, k = sets or REPLICATION_SETS, params.get("base_seeds", 8)
-    band, runs = _seq(params.get("pool_band", (1, 7))), runs or base_run_dir("x").parent
-    pools = pools or project_root() / "results" / "pools"
-    suites = {n: load_suite(set_suite(n, sets, params.get("synth_dir"))) for n in sets}
-    pool_names = [n for n, s in sets.items() if s["role"] == "pool"]
-    missing = [n for n in pool_names if not (runs / n / "summary.json").exists()]
-    if missing: raise FileNotFoundError(f"the base measurement of {', '.join(missing)} is not finished: "
-                                        f"python -m sqlforge.climb --preset mini --base {' '.join(missing)}")
-    report = {"k": k, "band": list(band), "sets": {}}
-    held_gold = {_norm_sql(t.gold_sql) for n, s in sets.items() if s["role"] != "pool" for t in suites[n].tasks if t.gold_sql}
-    kept = {}
-    for n in pool_names:
-        counts = task_passes(read_jsonl(runs / n / "episodes.jsonl"))
-        twins = {t.id for t in suites[n].tasks if t.gold_sql and _norm_sql(t.gold_sql) in held_gold}
-        ids = set(select_band(counts, k, band)) - twins
-        kept[n] = (counts, [t for t in suites[n].tasks if t.id in ids])
-        hist = [sum(1 for a, c in counts.values() if a == k and c == i) for i in range(k + 1)]
-        report["sets"][n] = {"measured": len(counts), "kept": len(kept[n][1]), "passes_histogram": hist,
-                             "dropped_same_gold_as_heldout": sorted(twins),
-                             **passk_summary(counts, sorted({1, k}))}
-    from sqlforge.tasks import Suite
-    pool_suites = {n: Suite(n, suites[n].path, tuple(kept[n][1]), suites[n].registry) for n in pool_names}
-    held = {n: suites[n] for n, s in sets.items() if s["role"] != "pool"}
-    off = [suites[n] for n, s in sets.items() if s["role"] == "off-family"]
-    report["decontamination"] = decontaminate(pool_suites, held, off)
-    if not report["decontamination"]["clean"]:
-        raise ValueError(f"the pool meets a held-out set: {json.dumps(report['decontamination'])[:2000]}")
-    for n in pool_names:
-        counts, tasks = kept[n]
-        report["sets"][n]["pool"] = record_path(write_pool(suites[n], tasks, counts, pools / MINI_POOLS[n], source_run=f"results/mini-base/{n}"))
-    report["pool_tasks"] = sum(len(t) for _, t in kept.values())
-    atomic_write_json(pools / "mini-pool-report.json", report)
-    return report
-
-# %% ../nbs/21_climb.ipynb #m1n1c0d3
-def judge_sets(params: dict[str, Any], cfg: GRPOConfig, last: int, sets: dict[str, dict] | None = None,
+def judge_sets(params: dict[str, Any], cfg: GRPOConfig, last: int, set_file: Callable[[str], Path] | None = None,
                progress: bool = True) -> dict[str, Path]:
-    "Judge the climb's last step on each of its `judge_sets` with `judge_seeds` seeds (resumable): run folder by set."
-    from sqlforge.sweeps import SweepConfig, run_sweep
-    sets, runs = sets or REPLICATION_SETS, {}
-    adapter = cfg.adapters_dir() / cfg.climb / f"step{last}"
-    for name in _seq(params.get("judge_sets") or ()):
-        sc = SweepConfig(model=cfg.model, adapter=str(adapter), suite=str(set_suite(name, sets, params.get("synth_dir"))),
-                         seeds=tuple(range(params.get("judge_seeds", 5))), harness=judge_harness(cfg),
-                         batch_size=params.get("judge_batch", 64), device=cfg.device, run=f"step{last}",
-                         out=str(cfg.run_dir() / "judge" / name / f"step{last}"))
-        runs[name] = run_sweep(sc, progress=progress)
-    return runs
+    "Judge the climb's step `last` on its `judge_sets` (resumable sweeps): run folder by item."
+    from sqlforge.sweeps import run_sweep
+    return {item: run_sweep(sc, progress=progress) for item, sc in judge_runs(params, cfg, last, set_file).items()}
 
 # %% ../nbs/21_climb.ipynb #cf710cdb
 def plot_curves(metrics: str | Path, window: int = 5, title: str | None = None):
@@ -485,9 +399,20 @@ def main(argv: list[str] | None = None) -> int:
                          "(for machines lent by the call; the same command goes on from there)")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
-    params = resolve(a.preset, **{k: cli_value(v) for k, v in a.p})
-    cfg, sft_cfg = climb_configs(params)
-    if a.base is not None:
+    try:                                   # a mistake in what was asked for, or an input not made yet: one line, status 2
+        params = resolve(a.preset, **{k: cli_value(v) for k, v in a.p})
+        cfg, sft_cfg = climb_configs(params)
+        if a.base is not None and "base_seeds" not in params:
+            raise ValueError(f"--base measures the replication's sets for the mini presets; preset {a.preset!r} has no such "
+                             "measurement" + (f" (its base measurement and pool are chapter 23's: {spider_inputs_command(cfg.model)})"
+                                              if a.preset in _SPIDER_ARMS else ""))
+        if a.base is None and not params.get("synth_n"): check_pools(cfg)
+    except (ValueError, FileNotFoundError) as e:
+        if debugging(): raise
+        print(f"python -m sqlforge.climb: error: {e}", file=sys.stderr)
+        return 2
+    if a.base is not None:                 # the replication's base measurement and pool (chapter 21a)
+        from sqlforge.replication_climb import MINI_POOLS, base_run_dir, build_mini_pool, measure_base
         for name, run in measure_base(params, a.base or None).items(): print(f"base model, {name}: {run}")
         if all((base_run_dir(n) / "summary.json").exists() for n in MINI_POOLS):
             rep = build_mini_pool(params)
@@ -503,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"climb {cfg.climb} stopped at step {done} of {cfg.steps}: not judged yet (the same command goes on)")
     elif not a.no_judge:
         for arm, run in judge_heldout(params, cfg, last=done).items(): print(f"held-out judge, {arm}: {run}")
-        for name, run in judge_sets(params, cfg, done).items(): print(f"judge, step{done} on {name}: {run}")
+        for item, run in judge_sets(params, cfg, done).items(): print(f"judge, step{done} on {item}: {run}")
     return 0
 
 if __name__ == "__main__" and "__file__" in globals(): sys.exit(main())

@@ -4,9 +4,7 @@
 
 # %% ../nbs/23_spider_study.ipynb #ab553326
 from __future__ import annotations
-import dataclasses, hashlib, json, re, sys, time
-from collections import Counter
-from dataclasses import dataclass
+import dataclasses, hashlib, json, re, sys
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -15,9 +13,10 @@ from .harness import HarnessConfig, protocol
 from .tasks import Suite, Task, load_suite
 
 # %% auto #0
-__all__ = ['N_HELDOUT_TRAIN', 'HELDOUT_SALT', 'SPIDER_SETS', 'STUDY_MODELS', 'PER_DATABASE_SEED', 'POOL_BAND', 'POOL_MIN_TASKS',
-           'POOL_MIN_DATABASES', 'POOL_DIR', 'POWER_DESIGNS', 'IN_FAMILY_CAPS', 'heldout_databases', 'study_harness',
-           'train_split', 'set_tasks', 'study_set', 'base_dir', 'measure', 'plan', 'build_pool', 'power_sets',
+__all__ = ['N_HELDOUT_TRAIN', 'HELDOUT_SALT', 'SPIDER_SETS', 'STUDY_MODEL', 'STUDY_MODELS', 'PER_DATABASE_SEED', 'BASE_DIR',
+           'POOL_BAND', 'POOL_MIN_TASKS', 'POOL_MIN_DATABASES', 'POOL_DIR', 'TWINS_DIR', 'POWER_DESIGNS',
+           'IN_FAMILY_CAPS', 'POWER_FILE', 'heldout_databases', 'study_harness', 'train_split', 'set_tasks',
+           'study_set', 'base_dir', 'measure', 'plan', 'build_pool', 'power_path', 'in_family_label', 'power_sets',
            'power_report', 'measure_order', 'main']
 
 # %% ../nbs/23_spider_study.ipynb #65296a27
@@ -44,7 +43,8 @@ SPIDER_SETS: dict[str, dict[str, Any]] = {
     "spider2-chinook": dict(role="off-family", replication="spider2-chinook", seeds=4, prompts=("schema",)),
     "tpcds-heldout": dict(role="off-family", replication="tpcds-heldout", seeds=4, prompts=("schema",)),
 }
-STUDY_MODELS = {"qwen2.5-coder-1.5b": tuple(SPIDER_SETS), "qwen2.5-coder-0.5b": ("spider-dev",)}
+STUDY_MODEL = "qwen2.5-coder-1.5b"     # the policy the study trains; the 0.5B is measured on Spider dev to place the replication
+STUDY_MODELS = {STUDY_MODEL: tuple(SPIDER_SETS), "qwen2.5-coder-0.5b": ("spider-dev",)}
 PER_DATABASE_SEED = 0
 
 def study_harness(prompt: str) -> HarnessConfig:
@@ -95,12 +95,13 @@ def set_tasks(name: str, sets: dict[str, dict] = SPIDER_SETS, split: dict | None
 
 def _off_family_suites() -> list[Suite]:
     "The suites a pool database must not resemble: Spider dev and DK, KaggleDBQA, Chinook and Spider 2.0's copies of it."
-    from sqlforge.climb import set_suite
+    from sqlforge.replication_climb import set_suite
     return [_suite(n) for n in ("spider-dev", "spider-dk", "kaggle-dbqa", "demo")] + [load_suite(set_suite("spider2-chinook"))]
 
 def study_set(name: str, sets: dict[str, dict] = SPIDER_SETS, root: str | Path | None = None) -> Path:
-    "The task file of a study set, cut into the cache on first use (the replication's sets through chapter 21)."
-    from sqlforge.climb import set_suite, subset_suite, _unknown
+    "The task file of a study set, cut into the cache on first use (the replication's sets through chapter 21a)."
+    from sqlforge.climb import _unknown
+    from sqlforge.replication_climb import set_suite, subset_suite
     if name not in sets: raise _unknown("study set", name, sets)
     spec = sets[name]
     if "replication" in spec: return set_suite(spec["replication"], root=root)
@@ -115,21 +116,25 @@ def study_set(name: str, sets: dict[str, dict] = SPIDER_SETS, root: str | Path |
     return d / "tasks.jsonl"
 
 # %% ../nbs/23_spider_study.ipynb #f9b7db4f
+BASE_DIR = "results/spider-base"
+
 def base_dir(model: str, prompt: str, name: str, root: str | Path | None = None) -> Path:
-    "Where a base measurement of one set goes: results/spider-base/<model>/<prompt>/<set>."
-    return Path(root or project_root() / "results" / "spider-base") / model / prompt / name
+    "Where a base measurement of one set goes: `<root>/<model>/<prompt>/<set>`, by default under the repository's BASE_DIR."
+    return Path(root or project_root() / BASE_DIR) / model / prompt / name
 
 def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size: int = 256, device: str = "auto",
             root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS, progress: bool = True,
-            engine_memory: float | None = None) -> dict[str, Path]:
-    "The base model's sweep of each named set under `prompt` (resumable): run folder by set."
+            engine_memory: float | None = None, seeds: int | None = None) -> dict[str, Path]:
+    "The base model's sweep of each named set under `prompt` with its seeds, or `seeds` of them (resumable): run folder by set."
     from sqlforge.sweeps import SweepConfig, run_sweep
     runs = {}
     for name in names:
         spec = sets[name]
         if prompt not in spec["prompts"]:
             raise ValueError(f"set {name!r} is measured under {', '.join(spec['prompts'])} only, not {prompt!r}")
-        sc = SweepConfig(model=model, suite=str(study_set(name, sets)), seeds=tuple(range(spec["seeds"])),
+        if seeds is not None and seeds < spec["seeds"]:
+            raise ValueError(f"set {name!r} is measured with {spec['seeds']} seeds; --seeds {seeds} would measure fewer")
+        sc = SweepConfig(model=model, suite=str(study_set(name, sets)), seeds=tuple(range(seeds or spec["seeds"])),
                          harness=study_harness(prompt), batch_size=batch_size, engine_memory=engine_memory, device=device,
                          run=f"base-{name}",
                          out=str(base_dir(model, prompt, name, root)))
@@ -152,15 +157,16 @@ def plan(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPI
 # %% ../nbs/23_spider_study.ipynb #7d57e6fe
 POOL_BAND, POOL_MIN_TASKS, POOL_MIN_DATABASES = (1, 3), 256, 60
 POOL_DIR = "results/pools/spider"
+TWINS_DIR = f"{POOL_DIR}-twins"     # the candidates dropped for a question or gold query of a held-out set
 
 def _norm_text(s: str | None) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", (s or "").lower()).split())
 
-def build_pool(model: str = "qwen2.5-coder-1.5b", prompt: str = "schema", root: str | Path | None = None,
+def build_pool(model: str = STUDY_MODEL, prompt: str = "schema", root: str | Path | None = None,
                out: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS, min_tasks: int = POOL_MIN_TASKS,
                min_databases: int = POOL_MIN_DATABASES) -> dict:
-    "The pool of `spider-train-pool` tasks in POOL_BAND, decontaminated; writes the pool folder and its report."
-    from sqlforge.climb import decontaminate
+    "The pool of `spider-train-pool` tasks in POOL_BAND, decontaminated; writes the pool folder, its dropped twins and its report."
+    from sqlforge.replication_climb import _norm_sql, decontaminate, subset_suite
     from sqlforge.passk import passk_summary, select_band, task_passes, write_pool
     run = base_dir(model, prompt, "spider-train-pool", root)
     if not (run / "summary.json").exists():
@@ -170,7 +176,6 @@ def build_pool(model: str = "qwen2.5-coder-1.5b", prompt: str = "schema", root: 
     cands = load_suite(study_set("spider-train-pool", sets))
     counts = task_passes(read_jsonl(run / "episodes.jsonl"))
     held = {n: load_suite(study_set(n, sets)) for n, s in sets.items() if s["role"] != "pool"}
-    from sqlforge.climb import _norm_sql
     questions = {_norm_text(t.question) for s in held.values() for t in s.tasks}
     golds = {_norm_sql(t.gold_sql) for s in held.values() for t in s.tasks if t.gold_sql}
     twins = sorted(t.id for t in cands.tasks if _norm_text(t.question) in questions or _norm_sql(t.gold_sql) in golds)
@@ -189,6 +194,7 @@ def build_pool(model: str = "qwen2.5-coder-1.5b", prompt: str = "schema", root: 
                                   "or amend the band by the pre-registration's rule)")
     out = Path(out or project_root() / POOL_DIR)
     report["pool"] = record_path(write_pool(cands, kept, counts, out, source_run=record_path(run)))
+    report["twins"] = record_path(subset_suite(cands, set(twins), out.parent / f"{out.name}-twins"))
     atomic_write_json(out.parent / f"{out.name}-pool-report.json", report)
     return report
 
@@ -196,6 +202,16 @@ def build_pool(model: str = "qwen2.5-coder-1.5b", prompt: str = "schema", root: 
 POWER_DESIGNS = {"base 8 + arm 5": dict(seeds_base=8, seeds_arm=5), "base 4 + arm 4": dict(seeds_base=4, seeds_arm=4),
                  "base 8 + arm 8": dict(seeds_base=8, seeds_arm=8)}
 IN_FAMILY_CAPS = (None, 30, 15)
+POWER_FILE = f"{BASE_DIR}/power.json"   # the study model's; another model's goes in its own folder
+
+def power_path(model: str = STUDY_MODEL, root: str | Path | None = None) -> Path:
+    "Where the power table of `model` goes: POWER_FILE for the study's model, `<model>/power.json` beside its runs otherwise."
+    base = Path(root) if root else project_root() / BASE_DIR
+    return base / "power.json" if model == STUDY_MODEL else base / model / "power.json"
+
+def in_family_label(prompt: str, cap: int | None = None) -> str:
+    "The power table's name of the in-family held-out design (Spider dev with the held-out train databases) under `prompt`."
+    return f"in-family: dev + train-heldout{'' if cap is None else f', ≤{cap}/db'} [{prompt}]"
 
 def power_sets(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS) -> dict[str, Any]:
     "The measured sets' base counts by label (`<set> [<prompt>]`), with the in-family held-out designs."
@@ -211,20 +227,19 @@ def power_sets(model: str, root: str | Path | None = None, sets: dict[str, dict]
         if any(p is None for p in parts): continue
         both = pd.concat(parts, ignore_index=True)
         for cap in IN_FAMILY_CAPS:
-            label = f"in-family: dev + train-heldout{'' if cap is None else f', ≤{cap}/db'} [{prompt}]"
-            out[label] = both if cap is None else cap_per_cluster(both, cap).reset_index(drop=True)
+            out[in_family_label(prompt, cap)] = both if cap is None else cap_per_cluster(both, cap).reset_index(drop=True)
     return out
 
-def power_report(model: str = "qwen2.5-coder-1.5b", root: str | Path | None = None, n_sims: int = 400,
+def power_report(model: str = STUDY_MODEL, root: str | Path | None = None, n_sims: int = 400,
                  out: str | Path | None = None) -> Path:
-    "The study's power table from the base measurement, written beside it (results/spider-base/power.json)."
+    "The study's power table from the base measurement, written to `out`, by default `power_path(model, root)`."
     from sqlforge.power import EffectModel, PowerDesign, power_table, replication_calibration, write_power
     counts = power_sets(model, root)
     if not counts: raise FileNotFoundError(f"no base measurement of {model} under {record_path(base_dir(model, 'x', 'x', root).parent.parent)}")
     designs = {k: PowerDesign(**v, n_sims=n_sims) for k, v in POWER_DESIGNS.items()}
     table = power_table(counts, designs)
     srcs = {k: base_dir(model, k.rsplit("[", 1)[1].rstrip("]"), k.split(" ")[0], root) for k in counts if not k.startswith("in-family")}
-    path = Path(out or base_dir(model, "x", "x", root).parent.parent / "power.json")
+    path = Path(out or power_path(model, root))
     return write_power(path, table, srcs, replication_calibration(n_sims), EffectModel(),
                        note=f"{model}: the base measurement's per-task pass counts; MDE in points at 80 % power, two-sided α 0.05")
 
@@ -248,11 +263,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("plan", "measure", "pool", "power"):
         s = sub.add_parser(name)
-        s.add_argument("--model", default="qwen2.5-coder-1.5b")
+        s.add_argument("--model", default=STUDY_MODEL)
         if name == "measure":
             s.add_argument("--prompt", default="schema", choices=("schema", "hidden"), help="for SETs named without one")
             s.add_argument("--batch", type=int, default=256); s.add_argument("--device", default="auto")
             s.add_argument("--engine-memory", type=float, help="share of the GPU's memory the rollout engine may take")
+            s.add_argument("--seeds", type=int, help="measure seeds 0..N-1 instead of the set's own (at least as many)")
             s.add_argument("sets", nargs="+", metavar="SET[:PROMPT]", help=f"in order; sets: {', '.join(SPIDER_SETS)}")
     a = ap.parse_args(argv)
     try:
@@ -261,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                           f"= {r['episodes']:>5} episodes, {r['done']:>5} done")
         elif a.cmd == "measure":
             for name, prompt in measure_order(a.sets, a.prompt):
-                runs = measure(a.model, [name], prompt, a.batch, a.device, engine_memory=a.engine_memory)
+                runs = measure(a.model, [name], prompt, a.batch, a.device, engine_memory=a.engine_memory, seeds=a.seeds)
                 for n, run in runs.items(): print(f"{n} [{prompt}]: {record_path(run)}")
         elif a.cmd == "pool":
             r = build_pool(a.model)
