@@ -54,10 +54,11 @@ def _built_suite(name: str):
     from sqlforge.tasks import load_suite
     try: return load_suite(name)
     except FileNotFoundError:
-        from sqlforge import benchmarks
+        from sqlforge.benchmarks import build_tpc
+        from sqlforge.spider2 import build_spider2_chinook
         print(f"building suite {name} (once)")
-        if name in ("tpch", "tpcds"): benchmarks.build_tpc(name)
-        elif name == "spider2-chinook": benchmarks.build_spider2_chinook()
+        if name in ("tpch", "tpcds"): build_tpc(name)
+        elif name == "spider2-chinook": build_spider2_chinook()
         else: raise
         return load_suite(name)
 
