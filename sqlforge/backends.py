@@ -219,7 +219,7 @@ def _default_cache_bytes() -> int:
 
 def _engine_mode(policy: Policy, engine: bool | str, cache_implementation: str | None, compile: bool) -> bool:
     "Resolve `engine` ('auto', True, False) for this policy and these `generate` options."
-    from sqlforge.engine import engine_support
+    from sqlforge.engine_model import engine_support
     if engine not in ("auto", True, False): raise ValueError(f"engine must be 'auto', True or False, got {engine!r}")
     plain, why = cache_implementation is None and not compile, engine_support(policy.model)
     if engine == "auto": return plain and why is None and (policy.device.type == "cuda" or not full_attention_only(policy.model))

@@ -64,7 +64,7 @@ ARCH_SHAPES = {
 
 def shape_policy(name: str, device: str = "auto") -> Policy:
     "A benchmark policy by name: an `ARCH_SHAPES` shape (random init, bf16 on a GPU) or any policy `load_policy` knows."
-    from sqlforge.engine import random_init_policy
+    from sqlforge.engine_model import random_init_policy
     dev = "cuda" if device == "auto" and torch.cuda.is_available() else ("cpu" if device == "auto" else device)
     if name not in ARCH_SHAPES: return load_policy(name, device=dev)
     return random_init_policy(name, ARCH_SHAPES[name], dev, torch.bfloat16 if dev.startswith("cuda") else torch.float32)
@@ -291,7 +291,9 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
                     new_tokens: int = 128, budget_s: float = 300.0, variant: str = "engine") -> dict:
     "Engine (`variant`: an `ENGINE_VARIANTS` name) against reference (tokens) and against the trainer's forward (log-probs) on this device; `engine_selftest.json`."
     from sqlforge.backends import TransformersBackend
-    from sqlforge.engine import EngineConfig, gdn_kernels, pin_torch_gdn, random_init_policy
+    from sqlforge.engine import EngineConfig
+    from sqlforge.engine_kernels import gdn_kernels, pin_torch_gdn
+    from sqlforge.engine_model import random_init_policy
     t0, checks, dev = time.time(), [], "cuda" if torch.cuda.is_available() else "cpu"
     pinned = pin_torch_gdn()
     def write(status):

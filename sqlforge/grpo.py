@@ -13,7 +13,8 @@ import torch
 
 from .core import (
     JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, portable, run_manifest, sha256_file, sha256_json)
-from .engine import EngineConfig, fuse_norms, training_gdn
+from .engine import EngineConfig
+from .engine_kernels import fuse_norms, training_gdn
 from .harness import Transcript, harness_record, run_episodes
 from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool

@@ -12,7 +12,8 @@ import numpy as np
 import torch
 
 from .core import atomic_write_json, project_root, run_manifest
-from .engine import EngineConfig, fuse_norms, training_gdn
+from .engine import EngineConfig
+from .engine_kernels import fuse_norms, training_gdn
 from .harness import HarnessConfig, run_episodes
 from .models import Policy, SamplingParams, load_policy
 from .sandbox import SqlPool
