@@ -33,7 +33,7 @@ FLAGS ?= $(if $(wildcard /usr/bin/chromium),browser)
 test: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python tools/run_tests.py $(if $(strip $(FLAGS)),--flags "$(strip $(FLAGS))") $(ARGS)
 
-# The write-up: executes the report chapters (nbs/51-54, 60) against results/ into report/.
+# The write-up: executes the report chapters (nbs/51-56, 60) against results/ into report/.
 report: $(STAMP)
 	$(BIN)/python -m sqlforge.report
 
