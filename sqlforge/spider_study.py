@@ -44,7 +44,7 @@ SPIDER_SETS: dict[str, dict[str, Any]] = {
     "tpcds-heldout": dict(role="off-family", replication="tpcds-heldout", seeds=4, prompts=("schema",)),
 }
 STUDY_MODEL = "qwen2.5-coder-1.5b"     # the policy the study trains; the 0.5B is measured on Spider dev to place the replication
-STUDY_MODELS = {STUDY_MODEL: tuple(SPIDER_SETS), "qwen2.5-coder-0.5b": ("spider-dev",)}
+STUDY_MODELS = {STUDY_MODEL: tuple(SPIDER_SETS), "qwen2.5-coder-0.5b": ("spider-dev:schema",)}   # SET, or SET:PROMPT for one prompt only
 PER_DATABASE_SEED = 0
 
 def study_harness(prompt: str) -> HarnessConfig:
@@ -144,9 +144,10 @@ def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size
 def plan(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS) -> list[dict]:
     "Every (prompt, set) run the study needs of `model`: tasks, seeds, episodes wanted and done."
     rows = []
-    for name in STUDY_MODELS.get(model, tuple(sets)):
+    for item in STUDY_MODELS.get(model, tuple(sets)):
+        name, _, only = item.partition(":")
         spec = sets[name]
-        for prompt in spec["prompts"]:
+        for prompt in (only,) if only else spec["prompts"]:
             n = len(load_suite(study_set(name, sets)).tasks)
             ep = base_dir(model, prompt, name, root) / "episodes.jsonl"
             done = sum(1 for _ in open(ep)) if ep.exists() else 0
