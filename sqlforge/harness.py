@@ -460,12 +460,12 @@ def _start(i: int, suite: Suite, task: Task, seed: int, backend: Backend, cfg: H
     except (OSError, KeyError, sqlite3.Error) as e:
         return Transcript(task.id, task.database, seed, outcome=Outcome.INFRA_ERROR.value, gate="infra", message=str(e))
 
-def _score(subs: list[tuple[_Episode, str, str]], workers: int) -> None:
-    "Verify all submissions of a round in parallel and end their episodes."
+def _score(subs: list[tuple[_Episode, str, str]], workers: int, timeout_s: float | None = None) -> None:
+    "Verify all submissions of a round in parallel (each stopped after `timeout_s`, if given) and end their episodes."
     def one(item):
         ep, sql, via = item
         t = time.time()
-        v = score_submission(ep.suite, ep.task, sql)
+        v = score_submission(ep.suite, ep.task, sql, timeout_s)
         ep.tr.seconds["verify"] = round(time.time() - t, 4)
         ep.tr.submitted_sql, ep.tr.via = sql, via
         ep.tr.steps.append({"role": "verdict", "outcome": v.outcome.value, "gate": v.gate, "message": v.message})
@@ -485,7 +485,7 @@ def _infra(ep: _Episode, e: Exception) -> None:
     ep.finish(Outcome.INFRA_ERROR, "infra", f"{type(e).__name__}: {e}")
 
 def _rounds(backend: Backend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None], pool: SqlPool,
-            cfg: HarnessConfig) -> None:
+            cfg: HarnessConfig, verify_timeout_s: float | None) -> None:
     "Advance every live episode one turn per round: one batched `generate`, then all calls, then all submissions."
     live = admit()
     while live:
@@ -498,13 +498,13 @@ def _rounds(backend: Backend, admit: Callable[[], list[_Episode]], retire: Calla
             else:
                 for ep in ready: ep.tr.seconds["generate"] = round(ep.tr.seconds.get("generate", 0.0) + (time.time() - t) / len(ready), 4)
                 subs = _act([(ep, *_absorb(ep, g)) for ep, g in zip(ready, gens)], pool, cfg)
-                if subs: _score(subs, workers=8)
+                if subs: _score(subs, 8, verify_timeout_s)
         for ep in live:
             if ep.done: retire(ep)
         live = [ep for ep in live if not ep.done] + admit()
 
 def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None],
-               pool: SqlPool, cfg: HarnessConfig) -> None:
+               pool: SqlPool, cfg: HarnessConfig, verify_timeout_s: float | None) -> None:
     "Submit each episode's turn on its own; step the backend; run the calls of ended turns in background threads."
     waiting: dict[int, tuple[_Episode, float]] = {}            # episodes whose turn the backend holds, and `shared` then
     shared = 0.0                                                # sum over steps of step seconds / episodes waiting on it
@@ -542,7 +542,7 @@ def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], r
                 kind, what = tools.pop(f)
                 if kind == "sql":
                     subs = _apply(what, *f.result(), cfg)
-                    if subs: tools[bg.submit(_score, subs, 8)] = ("verify", [ep for ep, _, _ in subs])
+                    if subs: tools[bg.submit(_score, subs, 8, verify_timeout_s)] = ("verify", [ep for ep, _, _ in subs])
                     nxt = [p[0] for p in what if not p[0].done and p[4] is None]
                     for ep in [p[0] for p in what if p[0].done]: close(ep)
                 else:
@@ -552,9 +552,10 @@ def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], r
 
 def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]], cfg: HarnessConfig = HarnessConfig(),
                  batch_size: int = 64, pool: SqlPool | None = None, on_done: Callable[[Transcript], None] | None = None,
-                 progress: bool | WorkProgress = True) -> list[Transcript]:
+                 progress: bool | WorkProgress = True, verify_timeout_s: float | None = None) -> list[Transcript]:
     """Run `(task, seed)` jobs to completion through `backend`; transcripts in job order (`on_done` sees each as it ends).
-    `progress`: a bar of its own, none, or a `WorkProgress` this run is one part of; it counts turns and tokens as they happen."""
+    `progress`: a bar of its own, none, or a `WorkProgress` this run is one part of; it counts turns and tokens as they happen.
+    `verify_timeout_s`: a time limit for submissions shorter than the verifier's (training rollouts; `score_submission`)."""
     from collections import deque
     from sqlforge.core import Work, WorkProgress
     own = pool is None
@@ -584,7 +585,7 @@ def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]
             if isinstance(ep, Transcript): done(ep, i)
             else: new.append(ep); started.append(ep); live[0] += 1
         return new
-    try: (_streaming if streams(backend) else _rounds)(backend, admit, retire, pool, cfg)
+    try: (_streaming if streams(backend) else _rounds)(backend, admit, retire, pool, cfg, verify_timeout_s)
     finally:
         end()
         if bar is not progress: bar.close()
