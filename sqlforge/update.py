@@ -123,8 +123,10 @@ class GRPOConfig:
         need(self.dynamic_max_rounds >= 1, "dynamic_max_rounds", "must be >= 1 (the first round included)")
         need(self.dynamic_oversample >= 1, "dynamic_oversample", "must be >= 1 (an extra round draws at least the missing groups)")
         need(self.rollout_backend in ROLLOUT_BACKENDS, "rollout_backend", f"must be one of {', '.join(ROLLOUT_BACKENDS)}")
-        need(0 < self.vllm_memory <= 1, "vllm_memory", "must be in (0, 1], a share of the GPU's memory")
-        need(self.verify_timeout_s is None or self.verify_timeout_s > 0, "verify_timeout_s", "must be > 0 seconds, or None for the verifier's limit")
+        number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+        need(number(self.vllm_memory) and 0 < self.vllm_memory <= 1, "vllm_memory", "must be in (0, 1], a share of the GPU's memory")
+        need(self.verify_timeout_s is None or (number(self.verify_timeout_s) and self.verify_timeout_s > 0), "verify_timeout_s",
+             "must be > 0 seconds, or None for the verifier's limit")
 
     @property
     def norm_constant(self) -> float:
