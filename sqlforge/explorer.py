@@ -152,7 +152,7 @@ def _response_html(r: dict) -> str:
 # %% ../nbs/60_transcripts.ipynb #252d4e17
 def _prose(answer: str) -> str:
     "The answer without its tool-call blocks."
-    from sqlforge.harness import answer_prose   # the harness's own reading of a turn
+    from sqlforge.toolcalls import answer_prose   # the harness's own reading of a turn
     return answer_prose(answer)
 
 def _turn_html(s: dict) -> str:

@@ -15,6 +15,7 @@ from .core import (
     JsonlLog, atomic_write_json, atomic_write_text, config_to_dict, portable, run_manifest, sha256_file, sha256_json)
 from .engine import EngineConfig
 from .engine_kernels import fuse_norms, training_gdn
+from .engine_model import engine_support
 from .harness import Transcript, harness_record, run_episodes
 from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool
@@ -40,13 +41,13 @@ _all_ = ["LOSS_NORMS", "LR_SCHEDULES", "EXCLUDED", "TASK_SAMPLINGS", "GRPOConfig
          "plot_pool"]   # the update's, warm-up's, benchmark's and task pool's names, re-exported
 
 # %% auto #0
-__all__ = ['OPERATIONAL', 'step_dirs', 'rng_state', 'set_rng_state', 'climb_identity', 'recorded_identity', 'GRPOTrainer',
-           'LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'TASK_SAMPLINGS', 'GRPOConfig', 'step_rng', 'episode_seed',
-           'reward', 'group_advantages', 'causal_lm', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss',
-           'pack_microbatches', 'add_stats', 'accumulate', 'add_lora', 'lr_factor', 'trainable_parameters',
-           'atomic_dir', 'save_adapter', 'write_adapter', 'call_turn_text', 'gold_transcripts', 'SFT_SOURCES',
-           'SFTConfig', 'CE_PARAMS', 'sft_loss', 'sft_train', 'sft_warmup', 'run_transcripts', 'warmup_record',
-           'same_warmup', 'model_flops', 'bench_step', 'PoolSuite', 'load_pool', 'Draw', 'TaskPool',
+__all__ = ['OPERATIONAL', 'step_dirs', 'rng_state', 'set_rng_state', 'make_rollout_backend', 'climb_identity',
+           'recorded_identity', 'GRPOTrainer', 'LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'TASK_SAMPLINGS', 'GRPOConfig',
+           'step_rng', 'episode_seed', 'reward', 'group_advantages', 'causal_lm', 'token_logprobs', 'Trajectory',
+           'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats', 'accumulate', 'add_lora', 'lr_factor',
+           'trainable_parameters', 'atomic_dir', 'save_adapter', 'write_adapter', 'call_turn_text', 'gold_transcripts',
+           'SFT_SOURCES', 'SFTConfig', 'CE_PARAMS', 'sft_loss', 'sft_train', 'sft_warmup', 'run_transcripts',
+           'warmup_record', 'same_warmup', 'model_flops', 'bench_step', 'PoolSuite', 'load_pool', 'Draw', 'TaskPool',
            'inclusion_probabilities', 'pps_draw', 'POOL_FATES', 'plot_pool']
 
 # %% ../nbs/20c_grpo.ipynb #932dd144
@@ -67,9 +68,25 @@ def set_rng_state(s: dict) -> None:
     random.setstate(s["python"]); np.random.set_state(s["numpy"]); torch.set_rng_state(s["torch"])
     if s.get("cuda") is not None and torch.cuda.is_available(): torch.cuda.set_rng_state_all(s["cuda"])
 
+# %% ../nbs/20c_grpo.ipynb #1eab4ead
+def make_rollout_backend(cfg: GRPOConfig, policy: Policy, vllm_api: Any = None):
+    "The backend `cfg.rollout_backend` names, for the policy being trained (vLLM follows its adapter step by step)."
+    if cfg.rollout_backend == "vllm":
+        from sqlforge.vllm_backend import LORA_RANKS, VllmBackend, VllmConfig, lora_modules
+        rank = max(r for r, _ in lora_modules(policy.model).values())
+        vc = VllmConfig(gpu_memory_utilization=cfg.vllm_memory, max_model_len=cfg.harness.max_context, max_num_seqs=cfg.rollout_batch,
+                        max_lora_rank=next((r for r in LORA_RANKS if r >= rank), LORA_RANKS[-1]), sleep_mode=cfg.sleep_engine)
+        return VllmBackend.for_policy(policy, vc, follow=True, api=vllm_api)
+    from sqlforge.backends import TransformersBackend
+    if cfg.rollout_backend == "engine" and (why := engine_support(policy.model)):
+        raise ValueError(f"GRPOConfig.rollout_backend='engine': the rollout engine cannot run {policy.name}: {why}; "
+                         "use rollout_backend='auto' or 'transformers'")
+    return TransformersBackend(policy, max_batch=cfg.rollout_batch, engine={"auto": "auto", "engine": True, "transformers": False}[cfg.rollout_backend],
+                               engine_config=EngineConfig(slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context, fuse=cfg.fuse))
+
 # %% ../nbs/20c_grpo.ipynb #1b3fb72a
 OPERATIONAL = ("steps", "ckpt_every", "keep_checkpoints", "save_every", "save_steps", "out", "adapters_root", "device", "tf32", "fuse",
-               "rollout_batch", "token_budget", "logprob_chunk")
+               "rollout_batch", "token_budget", "logprob_chunk", "rollout_backend", "vllm_memory")
 
 def _file_fingerprint(path: str | Path) -> str:
     "A suite by content (`sha256:<task file hash>`) when it is a file, otherwise by name."
@@ -94,8 +111,7 @@ class GRPOTrainer:
     is_main, world_size = True, 1     # one process; a data-parallel trainer (chapter 22) runs one per GPU, the main one writes
 
     def __init__(self, cfg: GRPOConfig, policy: Policy | None = None, backend: Any = None, resume: bool = True,
-                 progress: bool = True):
-        from sqlforge.backends import TransformersBackend
+                 progress: bool = True, vllm_api: Any = None):
         self.cfg, self.progress = cfg, progress
         self.run_dir, self.ckpt_dir = cfg.run_dir(), cfg.run_dir() / "checkpoints"
         self.suite, priors = load_pool(cfg.suites)
@@ -110,8 +126,8 @@ class GRPOTrainer:
         self.matmuls = adapter_matmuls(self.policy.device, cfg.tf32)
         self.norms = fuse_norms(self.policy.model) if cfg.fuse else "modules"
         self.adapter = fuse_lora(self.policy.model) if cfg.adapter_compute == "model" else "PEFT (fp32)"
-        self.backend = backend or TransformersBackend(self.policy, max_batch=cfg.rollout_batch, engine_config=EngineConfig(
-            slots=cfg.rollout_batch, slot_tokens=cfg.harness.max_context, fuse=cfg.fuse))
+        self.own_backend = backend is None
+        self.backend = backend or make_rollout_backend(cfg, self.policy, vllm_api)
         self.sql = SqlPool()
         self.step_done, self.budget = 0, cfg.token_budget
         if self.is_main:
@@ -150,7 +166,7 @@ class GRPOTrainer:
             first = len(groups)
             got = self._rollout([(self.suite.task(t), episode_seed(cfg.seed, step, first + j, m))
                                  for j, t in enumerate(d.tasks) for m in range(cfg.group)])
-            if all(tr.outcome == "infra_error" for tr in got):  # nothing to learn from, and never the model's fault
+            if all(tr.outcome == "infra_error" and tr.gate != "undecided" for tr in got):   # our fault: nothing to learn
                 raise RuntimeError(f"step {step}: every episode ended in infra_error, the first with: {got[0].message}; the "
                                    "step is not logged — fix the cause and resume from the last checkpoint")
 
@@ -191,7 +207,7 @@ class GRPOTrainer:
         # 6. log one metrics row and the step's episodes
         row = self._row(step, groups, early, trs, batch, st, grad_norm, updated, lr,
                         {"s_rollout": t_roll - t0, "s_backward": t_bwd - t_roll, "s_optimizer": t_opt - t_bwd})
-        if eng is not None: row["rollout_engine"] = {k: round(v - eng0[k], 3) for k, v in eng.items()}
+        if eng is not None: row[self._counters] = {k: round(v - eng0[k], 3) for k, v in eng.items()}
         self.step_done = step
         if not self.is_main: return row
         self.metrics.append(row)
@@ -210,7 +226,7 @@ class GRPOTrainer:
     def _rollout(self, jobs: Sequence[tuple[Task, int]]) -> list[Transcript]:
         "The step's transcripts, in job order."
         return run_episodes(self.backend, self.suite, jobs, self.cfg.harness, batch_size=self.cfg.rollout_batch,
-                            pool=self.sql, progress=False)
+                            pool=self.sql, progress=False, verify_timeout_s=self.cfg.verify_timeout_s)
 
     def _share(self, batch: list[Trajectory]) -> list[Trajectory]:
         "The kept trajectories this process backpropagates."
@@ -220,10 +236,16 @@ class GRPOTrainer:
         "The step's gradients in `.grad` and its stat sums, from this process's part of the backward."
         return st
 
+    @property
+    def _counters(self) -> str:
+        "The metrics row's key for the backend's counters: `rollout_vllm` for vLLM, `rollout_engine` for the engine."
+        return "rollout_vllm" if hasattr(self.backend, "vllm_engine") else "rollout_engine"
+
     def _engine_stats(self) -> dict | None:
-        "The rollout engine's running counters (decode steps, graph captures, phase seconds), when the backend has one."
+        "The backend's running counters, when it keeps them: the engine's (decode steps, graph captures, phase seconds) or vLLM's (turns, tokens, prefix-cache hits, adapter saves)."
         eng = getattr(self.backend, "engine", None)
-        return dict(eng.stats) if eng is not None else None
+        if eng is not None: return dict(eng.stats)
+        return dict(self.backend.stats) if self._counters == "rollout_vllm" else None
 
     def _event(self, row: dict) -> None:
         "Log an event (OOM retry, checkpoint, resume) to `events.jsonl`."
@@ -263,8 +285,9 @@ class GRPOTrainer:
         return rows
 
     def close(self) -> None:
-        "Stop the SQL worker processes."
+        "Stop the SQL worker processes, and shut down a vLLM backend the trainer started."
         self.sql.close()
+        if self.own_backend and hasattr(self.backend, "vllm_engine"): self.backend.close()
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
@@ -287,6 +310,7 @@ class GRPOTrainer:
             "rounds": max(g["round"] for g in groups), "episodes_extra_rounds": n - first * self.cfg.group,
             "draw_weight_mean": round(float(np.mean([g["weight"] for g in groups])), 4),
             "episodes_excluded": sum(tr.outcome in EXCLUDED for tr in trs),
+            "episodes_undecided": sum(tr.gate == "undecided" for tr in trs),
             "trajectories": len(batch), "policy_tokens": st.get("tokens", 0),
             "tokens_generated": sum(tr.tokens_generated for tr in trs), "truncations": sum(tr.truncations for tr in trs),
             "mean_turns": round(sum(tr.turns for tr in trs) / n, 3),

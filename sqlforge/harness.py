@@ -4,237 +4,24 @@
 
 # %% ../nbs/11_harness.ipynb #d11e5b1a
 from __future__ import annotations
-import dataclasses, functools, json, re, sqlite3, sys, time
+import dataclasses, sqlite3, sys, time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
 from .core import sha256_json
 from .generation import Backend, Generation, StreamingBackend, streams
-from .models import SQLFORGE_TEMPLATE, ChatFormat, SamplingParams, _splitmix64
+from .models import ChatFormat, SamplingParams, _splitmix64
+from .prompts import PROMPTS, TOOLS, cell_text, format_observation, task_messages
 from .sandbox import QueryResult, SandboxLimits, SqlPool
 from .tasks import Suite, Task, score_submission
-from .verify import Outcome, Verdict
+from .toolcalls import ParsedTurn, ToolCall, answer_prose, no_call_note, parse_turn
+from .verifier import Outcome
 
 # %% auto #0
-__all__ = ['TOOLS', 'PROMPTS', 'TOOL_CALL_RE', 'PROTOCOLS', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'schema_text',
-           'table_list', 'task_messages', 'ToolCall', 'ParsedTurn', 'call_example', 'format_hint', 'no_call_note',
-           'split_thinking', 'bare_json_calls', 'parse_turn', 'answer_prose', 'format_observation', 'HarnessConfig',
-           'harness_record', 'budget_note', 'protocol', 'request_seed', 'Transcript', 'run_episodes', 'transcript_text',
-           'main', 'ScriptedBackend']
-
-# %% ../nbs/11_harness.ipynb #a7d04432
-TOOLS = [
-    {"type": "function", "function": {
-        "name": "run_sql",
-        "description": "Run one read-only SQL query (SQLite) on the database and see its result: the column names, "
-                       "the first rows, and how many rows it returned in total.",
-        "parameters": {"type": "object", "properties": {"sql": {"type": "string", "description": "one SELECT statement"}},
-                       "required": ["sql"]}}},
-    {"type": "function", "function": {
-        "name": "submit",
-        "description": "Hand in your final answer: one SQL query whose result answers the question. This ends the task.",
-        "parameters": {"type": "object", "properties": {"sql": {"type": "string", "description": "one SELECT statement"}},
-                       "required": ["sql"]}}},
-]
-
-_INTRO = "You are a careful data analyst. You answer questions about a SQLite database by writing SQL.\n\n"
-_WORK = ("Work in steps. Use run_sql to look at the tables, check values and try parts of your query; each call shows at "
-         "most {rows} rows of its result and says how many rows there were. When you are confident, call submit with one "
-         "SQL query: a single SELECT statement whose result answers the question, with exactly the columns the question "
-         "asks for. {judged} You have {turns} turns; submitting ends the task.\n\n")
-_HIDDEN = ("Only the names of the database's tables are given below; their columns, types, keys and values are not. Find "
-           "what the question needs with run_sql: for example PRAGMA table_info(name) for a table's columns and types, "
-           "PRAGMA foreign_key_list(name) for the keys that link it to other tables, SELECT * FROM name LIMIT 5 for a few "
-           "rows, and SELECT DISTINCT column FROM name for the values a column holds. The database is read-only: run_sql "
-           "runs one query per call (a SELECT, or one of those PRAGMA statements) and refuses anything that would change "
-           "the database.\n\n")
-PROMPTS = {   # prompt protocol -> the system prompt's parts; {catalogue} is the schema, or the list of table names
-    "schema": _INTRO + _WORK + "Database schema:\n{catalogue}",
-    "hidden": _INTRO + _HIDDEN + _WORK + "Database tables (names only): {catalogue}",
-}
-
-_JUDGED = {
-    False: "Your query will be run on this database and its result compared with the correct answer.",
-    True: "Your query will be run on this database and on other databases with the same tables but different rows, "
-          "and must give the correct answer on every one of them: compute the answer with SQL, never write values "
-          "you saw into the query.",
-}
-
-# %% ../nbs/11_harness.ipynb #576a6d87
-_CATALOGUE_CACHE: dict[tuple, tuple] = {}
-
-def _catalogue(db_path: str | Path) -> tuple[tuple[str, str, str], ...]:
-    "(type, name, CREATE statement) of a database's tables and views, by type then name (cached by path, size and mtime)."
-    p = Path(db_path)
-    key = (str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns)
-    if key not in _CATALOGUE_CACHE:
-        try:
-            with sqlite3.connect(f"file:{p}?mode=ro", uri=True) as con:
-                rows = con.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND sql IS "
-                                   "NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name").fetchall()
-                check = con.execute("PRAGMA quick_check(1)").fetchone()[0]    # every page, once per file version
-            if check != "ok": raise sqlite3.DatabaseError(" ".join(check.split()))
-        except sqlite3.Error as e:                  # not a database, torn, unopenable: the episode becomes infra_error
-            from sqlforge.core import display_path
-            raise sqlite3.DatabaseError(f"cannot read the database {display_path(p)}: {e}") from None
-        _CATALOGUE_CACHE[key] = tuple(rows)
-    return _CATALOGUE_CACHE[key]
-
-def schema_text(db_path: str | Path) -> str:
-    "The `CREATE` statements of a database's tables and views; a file that cannot be read raises."
-    return ";\n\n".join(sql.strip() for _, _, sql in _catalogue(db_path)) + ";"
-
-_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-def table_list(db_path: str | Path) -> str:
-    "The names of a database's tables and views on one line (quoted where SQL needs quotes; views marked)."
-    def name(kind: str, n: str) -> str:
-        shown = n if _PLAIN_NAME.fullmatch(n) else '"' + n.replace('"', '""') + '"'
-        return shown + (" (view)" if kind == "view" else "")
-    return ", ".join(name(kind, n) for kind, n, _ in _catalogue(db_path))
-
-def task_messages(suite: Suite, task: Task, max_turns: int, obs_rows: int, prompt: str = "schema") -> tuple[str, str]:
-    "The system text and user text of a task's prompt under the prompt protocol `prompt` (`PROMPTS`)."
-    if prompt not in PROMPTS: raise ValueError(f"unknown prompt protocol {prompt!r}; known: {', '.join(PROMPTS)}")
-    db = suite.databases(task)[0]
-    system = PROMPTS[prompt].format(rows=obs_rows, judged=_JUDGED[task.synthetic], turns=max_turns,
-                                    catalogue=schema_text(db) if prompt == "schema" else table_list(db))
-    user = task.question if not task.evidence else f"{task.question}\n\nAdditional information:\n{task.evidence}"
-    return system, user
-
-# %% ../nbs/11_harness.ipynb #0ff3f7bb
-@dataclass(frozen=True)
-class ToolCall:
-    "One parsed call: `name` run_sql/submit with its `sql`, or an `error` saying why it is malformed; `rule` read it."
-    name: str | None
-    sql: str | None = None
-    error: str | None = None
-    rule: str | None = None   # "xml", "json", "bare-json", or "tagged" (a <tool_call> that could not be read)
-
-@dataclass(frozen=True)
-class ParsedTurn:
-    "What a generated turn says: thinking, answer text, calls in order, or a fenced-SQL text submission."
-    thinking: str
-    answer: str
-    calls: tuple[ToolCall, ...]
-    text_submission: str | None = None
-
-TOOL_CALL_RE = re.compile(r"<tool_call>(.*?)(</tool_call>|$)", re.S)   # one call: its body, and `</tool_call>` or "" if left open
-_XML_FN_RE = re.compile(r"^\s*<function=([^>\s]+)>(.*?)</function>\s*$", re.S)
-_XML_PARAM_RE = re.compile(r"<parameter=([^>\s]+)>\n?(.*?)\n?</parameter>", re.S)
-_SQL_FENCE_RE = re.compile(r"```sql[ \t]*\n(.*?)```", re.S | re.I)
-_EMPTY_FENCE_RE = re.compile(r"```[\w-]*\s*```")
-_JSON = json.JSONDecoder(strict=False)   # models write newlines inside SQL strings
-
-@functools.lru_cache(maxsize=None)
-def call_example(chat: ChatFormat, name: str = "run_sql") -> str:
-    "The chat template's own text of a call of `name` with sql `SELECT ...`: what reminders and error hints show."
-    return chat.call_text(name, {"sql": "SELECT ..."})
-
-@functools.lru_cache(maxsize=None)
-def _sqlforge_chat() -> ChatFormat:
-    return ChatFormat.from_template(SQLFORGE_TEMPLATE, source="sqlforge")
-
-def format_hint(chat: ChatFormat | None = None) -> str:
-    "How to write a call, on one line, in the syntax of `chat` (default: the sqlforge template)."
-    return "write " + call_example(chat or _sqlforge_chat()).replace("\n", "\\n") + " (or submit instead of run_sql)"
-
-def no_call_note(chat: ChatFormat | None = None) -> str:
-    "The reminder after a turn with neither a call nor a fenced SQL block, in the syntax of `chat`."
-    return ("No tool call found in your reply. Call run_sql to run a query, or submit with your final SQL query; "
-            "write " + call_example(chat or _sqlforge_chat()))
-
-def split_thinking(text: str, thinking: bool) -> tuple[str, str]:
-    "(thinking, answer) of a generated turn under rule 1."
-    if "</think>" in text:
-        th, ans = text.split("</think>", 1)
-        return th.replace("<think>", "", 1).strip("\n"), ans.strip("\n")
-    return (text, text) if thinking else ("", text)
-
-def _named_call(obj: dict, rule: str) -> ToolCall:
-    "A JSON call object `{name, arguments}` checked against the two tools."
-    name, params = obj.get("name"), obj.get("arguments", obj.get("parameters", {}))
-    if isinstance(params, str):
-        try: params = json.loads(params)
-        except json.JSONDecodeError: return ToolCall(name, error="the arguments are not valid JSON", rule=rule)
-    if name not in ("run_sql", "submit"):
-        return ToolCall(name, error=f"unknown tool {name!r}; the tools are run_sql and submit", rule=rule)
-    if not isinstance(params, dict) or not isinstance(params.get("sql"), str):
-        return ToolCall(name, error=f"{name} needs a string parameter named sql", rule=rule)
-    return ToolCall(name, sql=params["sql"], rule=rule)
-
-def _parse_call(body: str, closed: bool, hint: str) -> ToolCall:
-    "One `<tool_call>` body as XML or JSON (rule 2)."
-    if not closed: return ToolCall(None, error=f"the <tool_call> is not closed with </tool_call>; {hint}", rule="tagged")
-    if m := _XML_FN_RE.match(body):
-        return _named_call({"name": m.group(1), "arguments": dict(_XML_PARAM_RE.findall(m.group(2)))}, "xml")
-    try: obj = json.loads(body)
-    except json.JSONDecodeError: return ToolCall(None, error=f"cannot read this tool call; {hint}", rule="tagged")
-    if not isinstance(obj, dict): return ToolCall(None, error=f"a JSON tool call must be an object; {hint}", rule="tagged")
-    return _named_call(obj, "json")
-
-_CALL_KEYS = ({"name", "arguments"}, {"name", "parameters"})
-
-def _brace_end(text: str, i: int) -> int:
-    "The index after the brace that closes the one at `i`, counting braces naively; len(text) if it never closes."
-    depth = 0
-    for j in range(i, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[j], 0)
-        if depth == 0: return j + 1
-    return len(text)
-
-def bare_json_calls(answer: str) -> list[tuple[int, int, dict]]:
-    """Rule 3's calls: (start, end, object) of each top-level JSON object in `answer` whose keys are exactly a string
-    `name` and `arguments` (or `parameters`). Objects nested in others, parsed or not, are never candidates."""
-    out, i = [], answer.find("{")
-    while i != -1:
-        try: obj, end = _JSON.raw_decode(answer, i)
-        except json.JSONDecodeError: end = _brace_end(answer, i)      # skip what this unreadable object encloses
-        else:
-            if isinstance(obj, dict) and set(obj) in _CALL_KEYS and isinstance(obj["name"], str): out.append((i, end, obj))
-        i = answer.find("{", end)
-    return out
-
-def parse_turn(text: str, thinking: bool = True, chat: ChatFormat | None = None) -> ParsedTurn:
-    "Apply the rules above to one generated turn (its text without the end-of-turn token); hints in `chat`'s syntax."
-    th, ans = split_thinking(text, thinking)
-    tagged = list(TOOL_CALL_RE.finditer(ans))
-    if tagged:
-        hint = format_hint(chat)
-        calls = tuple(_parse_call(m.group(1), m.group(2) == "</tool_call>", hint) for m in tagged)
-    else: calls = tuple(_named_call(obj, "bare-json") for _, _, obj in bare_json_calls(ans))
-    sub = None
-    if not calls and (blocks := _SQL_FENCE_RE.findall(ans)): sub = blocks[-1].strip()
-    return ParsedTurn(th, ans, calls, sub)
-
-def answer_prose(answer: str) -> str:
-    "An answer with the calls the rules found cut out (tagged calls, else bare JSON calls and the fences left empty)."
-    if TOOL_CALL_RE.search(answer): return TOOL_CALL_RE.sub("", answer).strip()
-    spans = bare_json_calls(answer)
-    for start, end, _ in reversed(spans): answer = answer[:start] + answer[end:]
-    return (_EMPTY_FENCE_RE.sub("", answer) if spans else answer).strip()
-
-# %% ../nbs/11_harness.ipynb #50d429ea
-def _cell(v: Any) -> str:
-    if v is None: return "NULL"
-    if isinstance(v, bytes): return f"<{len(v)} bytes>"
-    return str(v).replace("\n", " ")
-
-def format_observation(res: QueryResult, max_rows: int = 20, max_chars: int = 1500) -> str:
-    "The text shown to the agent for a run_sql result."
-    if res.error is not None and not res.overflow: return f"ERROR: {res.error}"
-    shown = res.rows[:max_rows]
-    if res.overflow: count = f"(showing {len(shown)} of more than {len(res.rows):,} rows: {res.error or 'the result passed the sandbox cap'})"
-    elif (res.n_rows or 0) > len(shown): count = f"(showing {len(shown)} of {res.n_rows:,} rows)"
-    else: count = f"({len(shown)} row{'s' if len(shown) != 1 else ''})"
-    lines = [" | ".join(res.columns)] + [" | ".join(_cell(v) for v in r) for r in shown]
-    body = "\n".join(lines)
-    if len(body) > max_chars:
-        body = body[:max_chars].rsplit("\n", 1)[0] if "\n" in body[:max_chars] else body[:max_chars]
-        body += f"\n[output cut at {max_chars:,} characters]"
-    return f"{body}\n{count}"
+__all__ = ['PROTOCOLS', 'MASK_TEMPLATE', 'MASK_POLICY', 'MASK_TOOL', 'HarnessConfig', 'harness_record', 'budget_note', 'protocol',
+           'request_seed', 'Transcript', 'run_episodes', 'transcript_text', 'main', 'ScriptedBackend']
 
 # %% ../nbs/11_harness.ipynb #4b3eb86b
 @dataclass(frozen=True)
@@ -397,7 +184,7 @@ def _response(call: ToolCall, res: QueryResult | None, cfg: HarnessConfig) -> di
     if call.error: return {"name": call.name, "sql": call.sql, "text": f"ERROR: {call.error}", "error": call.error, "rule": call.rule}
     text = format_observation(res, cfg.obs_rows, cfg.obs_chars)
     return {"name": call.name, "sql": call.sql, "rule": call.rule, "text": text, "columns": list(res.columns),
-            "rows": [[_cell(v) for v in r] for r in res.rows[:cfg.obs_rows]], "n_rows": res.n_rows,
+            "rows": [[cell_text(v) for v in r] for r in res.rows[:cfg.obs_rows]], "n_rows": res.n_rows,
             "overflow": res.overflow, "error": res.error, "seconds": round(res.seconds, 4)}
 
 # %% ../nbs/11_harness.ipynb #4224a237
@@ -460,12 +247,12 @@ def _start(i: int, suite: Suite, task: Task, seed: int, backend: Backend, cfg: H
     except (OSError, KeyError, sqlite3.Error) as e:
         return Transcript(task.id, task.database, seed, outcome=Outcome.INFRA_ERROR.value, gate="infra", message=str(e))
 
-def _score(subs: list[tuple[_Episode, str, str]], workers: int) -> None:
-    "Verify all submissions of a round in parallel and end their episodes."
+def _score(subs: list[tuple[_Episode, str, str]], workers: int, timeout_s: float | None = None) -> None:
+    "Verify all submissions of a round in parallel (each stopped after `timeout_s`, if given) and end their episodes."
     def one(item):
         ep, sql, via = item
         t = time.time()
-        v = score_submission(ep.suite, ep.task, sql)
+        v = score_submission(ep.suite, ep.task, sql, timeout_s)
         ep.tr.seconds["verify"] = round(time.time() - t, 4)
         ep.tr.submitted_sql, ep.tr.via = sql, via
         ep.tr.steps.append({"role": "verdict", "outcome": v.outcome.value, "gate": v.gate, "message": v.message})
@@ -485,7 +272,7 @@ def _infra(ep: _Episode, e: Exception) -> None:
     ep.finish(Outcome.INFRA_ERROR, "infra", f"{type(e).__name__}: {e}")
 
 def _rounds(backend: Backend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None], pool: SqlPool,
-            cfg: HarnessConfig) -> None:
+            cfg: HarnessConfig, verify_timeout_s: float | None) -> None:
     "Advance every live episode one turn per round: one batched `generate`, then all calls, then all submissions."
     live = admit()
     while live:
@@ -498,13 +285,13 @@ def _rounds(backend: Backend, admit: Callable[[], list[_Episode]], retire: Calla
             else:
                 for ep in ready: ep.tr.seconds["generate"] = round(ep.tr.seconds.get("generate", 0.0) + (time.time() - t) / len(ready), 4)
                 subs = _act([(ep, *_absorb(ep, g)) for ep, g in zip(ready, gens)], pool, cfg)
-                if subs: _score(subs, workers=8)
+                if subs: _score(subs, 8, verify_timeout_s)
         for ep in live:
             if ep.done: retire(ep)
         live = [ep for ep in live if not ep.done] + admit()
 
 def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], retire: Callable[[_Episode], None],
-               pool: SqlPool, cfg: HarnessConfig) -> None:
+               pool: SqlPool, cfg: HarnessConfig, verify_timeout_s: float | None) -> None:
     "Submit each episode's turn on its own; step the backend; run the calls of ended turns in background threads."
     waiting: dict[int, tuple[_Episode, float]] = {}            # episodes whose turn the backend holds, and `shared` then
     shared = 0.0                                                # sum over steps of step seconds / episodes waiting on it
@@ -542,7 +329,7 @@ def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], r
                 kind, what = tools.pop(f)
                 if kind == "sql":
                     subs = _apply(what, *f.result(), cfg)
-                    if subs: tools[bg.submit(_score, subs, 8)] = ("verify", [ep for ep, _, _ in subs])
+                    if subs: tools[bg.submit(_score, subs, 8, verify_timeout_s)] = ("verify", [ep for ep, _, _ in subs])
                     nxt = [p[0] for p in what if not p[0].done and p[4] is None]
                     for ep in [p[0] for p in what if p[0].done]: close(ep)
                 else:
@@ -552,9 +339,10 @@ def _streaming(backend: StreamingBackend, admit: Callable[[], list[_Episode]], r
 
 def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]], cfg: HarnessConfig = HarnessConfig(),
                  batch_size: int = 64, pool: SqlPool | None = None, on_done: Callable[[Transcript], None] | None = None,
-                 progress: bool | WorkProgress = True) -> list[Transcript]:
+                 progress: bool | WorkProgress = True, verify_timeout_s: float | None = None) -> list[Transcript]:
     """Run `(task, seed)` jobs to completion through `backend`; transcripts in job order (`on_done` sees each as it ends).
-    `progress`: a bar of its own, none, or a `WorkProgress` this run is one part of; it counts turns and tokens as they happen."""
+    `progress`: a bar of its own, none, or a `WorkProgress` this run is one part of; it counts turns and tokens as they happen.
+    `verify_timeout_s`: a time limit for submissions shorter than the verifier's (training rollouts; `score_submission`)."""
     from collections import deque
     from sqlforge.core import Work, WorkProgress
     own = pool is None
@@ -584,7 +372,7 @@ def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]
             if isinstance(ep, Transcript): done(ep, i)
             else: new.append(ep); started.append(ep); live[0] += 1
         return new
-    try: (_streaming if streams(backend) else _rounds)(backend, admit, retire, pool, cfg)
+    try: (_streaming if streams(backend) else _rounds)(backend, admit, retire, pool, cfg, verify_timeout_s)
     finally:
         end()
         if bar is not progress: bar.close()

@@ -33,7 +33,7 @@ def _peak_rss_gib() -> float:
 def _fabricate(policy: Policy, suite: Suite, task: Task, harness: HarnessConfig, prompt_tokens: int, turns: int,
                gen_tokens: int, obs_tokens: int, rng: np.random.Generator) -> Trajectory:
     "A trajectory with the harness's structure and random content (see the benchmark's description)."
-    from sqlforge.harness import TOOLS, task_messages
+    from sqlforge.prompts import TOOLS, task_messages
     tok, chat = policy.tokenizer, policy.chat
     enc = lambda s: tok.encode(s, add_special_tokens=False)
     lo = max(tok.all_special_ids + [2]) + 1

@@ -16,7 +16,8 @@ from sqlglot import exp
 from .core import (CACHE_PREFIX, atomic_write_text, cache_dir, canonical_json, display_path, portable_path,
                            project_root, resolve_path, sha256_file, sha256_json)
 from .sandbox import quiet_sqlglot
-from .verify import MODES, Gold, Outcome, Verdict, verify_sql
+from .compare import Gold
+from .verifier import MODES, Outcome, Verdict, verify_limits, verify_sql
 
 # %% auto #0
 __all__ = ['SPLITS', 'FEATURES', 'REAL_SCHEMA_SUITES', 'BUILT_SUITES', 'TaskError', 'Task', 'sql_shape', 'sql_features',
@@ -381,9 +382,15 @@ def load_suite(name_or_path: str | Path) -> Suite:
     return Suite(name, path.resolve(), tuple(read_tasks(path)), registry)
 
 # %% ../nbs/02_tasks.ipynb #b55a679f
-def score_submission(suite: Suite, task: Task, sql: str | None) -> Verdict:
-    "The verifier's verdict on `sql` (None = nothing submitted) for `task`; our own failures give `infra_error`."
+def score_submission(suite: Suite, task: Task, sql: str | None, timeout_s: float | None = None) -> Verdict:
+    """The verifier's verdict on `sql` (None = nothing submitted) for `task`; our own failures give `infra_error`.
+    `timeout_s` stops the submission sooner than the verifier would; a submission stopped by it is `undecided` (above)."""
     try: dbs, gold = suite.databases(task), suite.gold(task)
     except (FileNotFoundError, KeyError) as e:
         return Verdict(outcome=Outcome.INFRA_ERROR, gate="infra", message=str(e), mode=task.mode, matched_gold=None)
-    return verify_sql(sql, dbs, gold, task.mode)
+    full = verify_limits(task.mode)
+    if timeout_s is None or timeout_s >= full.timeout_s: return verify_sql(sql, dbs, gold, task.mode)
+    v = verify_sql(sql, dbs, gold, task.mode, dataclasses.replace(full, timeout_s=timeout_s), gold_limits=full)
+    if v.gate != "timeout": return v
+    return Verdict(Outcome.INFRA_ERROR, "undecided", f"{v.message}; that is this run's limit, shorter than the verifier's "
+                   f"{full.timeout_s:g} s, so whether the submission passes is not known", task.mode)

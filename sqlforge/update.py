@@ -19,11 +19,11 @@ from .models import Policy, SamplingParams, base_model_id, load_adapter, lora_co
 from .verify import Outcome
 
 # %% auto #0
-__all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'ADAPTER_COMPUTE', 'EXCLUDED', 'TASK_SAMPLINGS', 'SUPPORT_WIDTH', 'GRPOConfig',
-           'step_rng', 'episode_seed', 'reward', 'group_advantages', 'causal_lm', 'is_right_padded', 'support_backward',
-           'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats',
-           'grads_finite', 'step_due', 'accumulate', 'add_lora', 'lr_factor', 'adapter_matmuls', 'lora_layers',
-           'fuse_lora', 'trainable_parameters', 'atomic_dir', 'write_adapter', 'save_adapter']
+__all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'ADAPTER_COMPUTE', 'EXCLUDED', 'TASK_SAMPLINGS', 'ROLLOUT_BACKENDS', 'SUPPORT_WIDTH',
+           'GRPOConfig', 'step_rng', 'episode_seed', 'reward', 'group_advantages', 'causal_lm', 'is_right_padded',
+           'support_backward', 'token_logprobs', 'Trajectory', 'Batch', 'collate', 'grpo_loss', 'pack_microbatches',
+           'add_stats', 'grads_finite', 'step_due', 'accumulate', 'add_lora', 'lr_factor', 'adapter_matmuls',
+           'lora_layers', 'fuse_lora', 'trainable_parameters', 'atomic_dir', 'write_adapter', 'save_adapter']
 
 # %% ../nbs/20_update.ipynb #dac90749
 LOSS_NORMS = ("dr_grpo", "trajectory_mean")
@@ -31,6 +31,7 @@ LR_SCHEDULES = ("constant", "cosine")
 ADAPTER_COMPUTE = ("fp32", "model")
 EXCLUDED = (Outcome.OVERFLOW.value, Outcome.INFRA_ERROR.value)
 TASK_SAMPLINGS = ("uniform", "learnability")
+ROLLOUT_BACKENDS = ("auto", "engine", "transformers", "vllm")
 
 @dataclass(frozen=True)
 class GRPOConfig:
@@ -68,6 +69,9 @@ class GRPOConfig:
     adapter_compute: str = "fp32"     # "fp32": PEFT's forward; "model": the adapter's matmuls in the model's dtype, added inside the GEMM (`fuse_lora`)
     fuse: bool = False                # norms through torch's fused RMSNorm everywhere (`fuse_norms`) and the engine's fused decoding step (`EngineConfig.fuse`)
     sleep_engine: bool = True         # the rollout engine's memory given back during the update (`RolloutEngine.sleep`; its CUDA graphs are captured again next rollout)
+    rollout_backend: str = "auto"     # "engine", "transformers", "vllm", or "auto": the engine where it runs, else transformers (chapter 20c)
+    vllm_memory: float = 0.3          # with rollout_backend "vllm": the share of the GPU's memory vLLM may take (`VllmConfig.gpu_memory_utilization`)
+    verify_timeout_s: float | None = None   # submissions in rollouts stopped after this many seconds (None: the verifier's); stopped, undecided
     token_budget: int = 16384
     logprob_chunk: int = 1024
     pass_window: int = 4
@@ -118,6 +122,11 @@ class GRPOConfig:
         need(0 < self.learnability_floor <= 0.25, "learnability_floor", "must be in (0, 0.25] (0.25 is p(1-p) at p = 0.5)")
         need(self.dynamic_max_rounds >= 1, "dynamic_max_rounds", "must be >= 1 (the first round included)")
         need(self.dynamic_oversample >= 1, "dynamic_oversample", "must be >= 1 (an extra round draws at least the missing groups)")
+        need(self.rollout_backend in ROLLOUT_BACKENDS, "rollout_backend", f"must be one of {', '.join(ROLLOUT_BACKENDS)}")
+        number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+        need(number(self.vllm_memory) and 0 < self.vllm_memory <= 1, "vllm_memory", "must be in (0, 1], a share of the GPU's memory")
+        need(self.verify_timeout_s is None or (number(self.verify_timeout_s) and self.verify_timeout_s > 0), "verify_timeout_s",
+             "must be > 0 seconds, or None for the verifier's limit")
 
     @property
     def norm_constant(self) -> float:

@@ -17,7 +17,7 @@ from .compare import (
 
 # %% auto #0
 __all__ = ['GATES', 'MODES', 'VERIFY_LIMITS', 'BIRD_TIMEOUT_S', 'Outcome', 'Verdict', 'GoldError', 'gold_csv_table', 'db_sha256',
-           'gold_sql_result', 'verify_result', 'verify_sql']
+           'gold_sql_result', 'verify_limits', 'verify_result', 'verify_sql']
 
 # %% ../nbs/01a_verifier.ipynb #01b44afe
 class Outcome(str, Enum):
@@ -30,7 +30,7 @@ class Outcome(str, Enum):
 
 GATES = {"submit": Outcome.NO_SUBMIT, "context": Outcome.OVERFLOW, "parse": Outcome.WRONG, "hardcoded": Outcome.WRONG,
          "sql_error": Outcome.WRONG, "timeout": Outcome.WRONG, "too_large": Outcome.WRONG, "unreadable": Outcome.WRONG,
-         "result": None, "gold": Outcome.INFRA_ERROR, "infra": Outcome.INFRA_ERROR}
+         "result": None, "gold": Outcome.INFRA_ERROR, "infra": Outcome.INFRA_ERROR, "undecided": Outcome.INFRA_ERROR}
 MODES = ("spider2", "bird", "strict", "spider1")
 
 @dataclass(frozen=True)
@@ -108,10 +108,12 @@ VERIFY_LIMITS = SandboxLimits(timeout_s=60.0, max_rows=1_000_000, max_output_byt
                               parse_gate=False)
 BIRD_TIMEOUT_S = 30.0
 
+def verify_limits(mode: str) -> SandboxLimits:
+    "The verifier's own limits in `mode` (BIRD's 30 s in `bird` mode, 60 s elsewhere)."
+    return dataclasses.replace(VERIFY_LIMITS, timeout_s=BIRD_TIMEOUT_S) if mode == "bird" else VERIFY_LIMITS
+
 def _limits_for(mode: str, limits: SandboxLimits | None) -> SandboxLimits:
-    if limits is not None: return limits
-    if mode == "bird": return dataclasses.replace(VERIFY_LIMITS, timeout_s=BIRD_TIMEOUT_S)
-    return VERIFY_LIMITS
+    return verify_limits(mode) if limits is None else limits
 
 def _check_mode(mode: str) -> str:
     if mode not in MODES: raise ValueError(f"unknown verifier mode {mode!r}; choose one of {', '.join(MODES)}")
@@ -228,8 +230,8 @@ def verify_result(pred: QueryResult | Table | str | Path, gold: Gold, mode: str,
     return _score(pred, gold, golds, labels, is_csv, mode)
 
 def verify_sql(pred_sql: str | None, dbs: Sequence[str | Path] | str | Path, gold: Gold, mode: str,
-               limits: SandboxLimits | None = None) -> Verdict:
-    "Run a submitted query on the task's database (and, in strict mode, its perturbed variants) and decide."
+               limits: SandboxLimits | None = None, gold_limits: SandboxLimits | None = None) -> Verdict:
+    "Run a submitted query on the task's database (and, in strict mode, its perturbed variants) and decide; the gold SQL runs under `gold_limits` (default `limits`)."
     _check_mode(mode)
     dbs = [Path(dbs)] if isinstance(dbs, (str, Path)) else [Path(d) for d in dbs]
     if not dbs: raise ValueError("verify_sql needs at least one database path")
@@ -237,11 +239,12 @@ def verify_sql(pred_sql: str | None, dbs: Sequence[str | Path] | str | Path, gol
         if why := _database_problem(db): return Verdict(Outcome.INFRA_ERROR, "infra", why, mode)
     if pred_sql is None: return Verdict(Outcome.NO_SUBMIT, "submit", "no SQL was submitted", mode)
     limits = _limits_for(mode, limits)
+    gold_limits = gold_limits or limits
     if mode == "spider1": pred_sql = spider1_query(pred_sql)   # the official rewrites: DISTINCT, first statement, ...
     if mode == "strict" and (bad := _strict_gates(pred_sql, gold)): return bad
     last = None
     for k, db in enumerate(dbs if mode == "strict" else dbs[:1]):
-        try: golds, labels, is_csv = _golds(gold, db, k, limits, mode)
+        try: golds, labels, is_csv = _golds(gold, db, k, gold_limits, mode)
         except GoldError as e: return Verdict(Outcome.INFRA_ERROR, "gold", str(e), mode)
         r = run_sql(db, pred_sql, limits)
         v = _run_failure(r, mode) or _score(r, gold, golds, labels, is_csv, mode)
