@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .core import read_jsonl
+from .core import read_jsonl, record_path
 from .tasks import DatabaseRegistry, Suite, Task, load_suite
 from .update import TASK_SAMPLINGS
 
@@ -42,8 +42,8 @@ class PoolSuite(Suite):
         return self._owner[task.id].gold(task)
 
     def data_files(self) -> dict[str, Path]:
-        "Every member suite's task file and registry."
-        return {f"{s.name}:{k}": v for s in self.members for k, v in s.data_files().items()}
+        "Every member suite's task file and registry, keyed by the suite's file (pool files are all named tasks.jsonl)."
+        return {f"{record_path(s.path.parent)}:{k}": v for s in self.members for k, v in s.data_files().items()}
 
 def load_pool(suites: Sequence[str | Path]) -> tuple[Suite, dict[str, float]]:
     "The suite a climb draws from (one suite, or several merged) and prior pass rates from `meta['passk']['p_hat']`."
