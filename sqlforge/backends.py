@@ -15,8 +15,9 @@ import torch
 from transformers import AttentionInterface
 from transformers.cache_utils import Cache
 
+from .chat import ChatFormat, SamplingParams, sampling_logprobs
 from .generation import Generation, cut_at_stop, draw
-from .models import ChatFormat, Policy, SamplingParams, sampling_logprobs
+from .models import Policy
 
 # %% auto #0
 __all__ = ['full_attention_only', 'PrefixKV', 'TransformersBackend', 'OpenAIBackend', 'serve_completions']

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from .core import read_jsonl
+from .estimators import ClusterIntervals, StatsConfig, primary_method
 from .harness import Transcript
-from .stats import ClusterIntervals, StatsConfig, primary_method
 from .sweeps import episode_key
 
 # %% auto #0

@@ -13,8 +13,9 @@ import torch
 from .core import accelerator, atomic_write_json, git_state, package_versions, project_root, run_manifest
 import numpy as np
 
+from .chat import SamplingParams
 from .generation import streams
-from .models import Policy, SamplingParams, load_policy
+from .models import Policy, load_policy
 
 # %% auto #0
 __all__ = ['MODES', 'ARCH_SHAPES', 'ENGINE_ROWS', 'ENGINE_VARIANTS', 'VLLM_VARIANTS', 'BENCH_LORA', 'decode_throughput',
@@ -174,8 +175,7 @@ def _bench_backend(pol: Policy, w: Workload, name: str, slots: int, vllm_api: An
 
 def _trainer_gap(pol: Policy, prompts: list, gens: list, params: list) -> dict:
     "Mean and largest |Δ log-prob| between recorded sampling log-probs and the trainer's forward on the same tokens, and the importance ratios they give."
-    from sqlforge.grpo import token_logprobs
-    from sqlforge.update import GRPOConfig
+    from sqlforge.update import GRPOConfig, token_logprobs
     diffs = []
     with torch.no_grad():
         for p, g, sp in zip(prompts, gens, params):
@@ -564,7 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0, variant=a.variant); return 0
     if a.what == "vllm-selftest": vllm_selftest(a.out, a.model, budget_s=a.budget_s or 400.0); return 0
     if a.what == "step":
-        from sqlforge.grpo import bench_step
+        from sqlforge.stepbench import bench_step
         rep = bench_step(a.model, turns=a.turns or 3, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
                          token_budget=a.token_budget, profile_backward=a.profile_backward, tf32=not a.no_tf32, fuse=a.fuse, compare_head=a.compare_head,
                          adapter_compute=a.adapter_compute, compare_adapter=a.compare_adapter,

@@ -16,7 +16,7 @@ from .demo import build_demo
 from .spider2 import SPIDER2_REPO_HELP, build_spider2_chinook, build_spider2_lite
 from .suites import BuildReport, SourceMissing, check_suite, check_summary, task_file, write_manifest
 from .tasks import REAL_SCHEMA_SUITES, DatabaseError, TaskError, load_suite, write_tasks
-from .verify import BIRD_TIMEOUT_S
+from .verifier import BIRD_TIMEOUT_S
 
 # %% auto #0
 __all__ = ['build_real_schema', 'build_synth', 'TpcConfig', 'build_tpc', 'main']

@@ -15,7 +15,7 @@ from .core import sha256_bytes, sha256_file
 from .sandbox import SandboxLimits, SqlPool
 from .suites import BuildReport, SourceMissing, registry_entry, result_sha256, task_file, write_manifest
 from .tasks import DatabaseRegistry, Task, sql_hops, write_tasks
-from .verify import BIRD_TIMEOUT_S
+from .verifier import BIRD_TIMEOUT_S
 
 # %% auto #0
 __all__ = ['BIRD_SUITES', 'BIRD_HELP', 'MINIDEV_VERSIONS', 'BIRD_LICENSE', 'BirdConfig', 'bird_sources', 'build_bird']

@@ -8,11 +8,12 @@ import dataclasses, difflib, json, sys, time
 from pathlib import Path
 from typing import Any, Callable
 
+from .chat import SamplingParams
 from .core import atomic_write_json, cache_dir, debugging, display_path, project_root, read_jsonl
-from .grpo import GRPOConfig, SFTConfig
 from .harness import HarnessConfig, protocol
-from .models import SamplingParams
 from .spider_study import BASE_DIR, POOL_DIR, SPIDER_SETS, STUDY_MODEL, TWINS_DIR, base_dir
+from .update import GRPOConfig
+from .warmup import SFTConfig
 
 # %% auto #0
 __all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'protocol_params', 'resolve', 'climb_configs', 'synth_pool_dir', 'build_synth_pool',
@@ -185,7 +186,7 @@ def check_pools(cfg: GRPOConfig) -> None:
 # %% ../nbs/21_climb.ipynb #a968c251
 def prepare_pool(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True):
     "Build the climb's synthetic pool when it has one, check the pool files, and load the pool: (suite, priors)."
-    from sqlforge.grpo import load_pool
+    from sqlforge.taskpool import load_pool
     if params.get("synth_n"):
         build_synth_pool(params["synth_n"], seed=params.get("synth_seed", 0), root=params.get("synth_dir"), progress=progress,
                          **_synth_kw(params))
@@ -202,9 +203,9 @@ def warmup_suite(params: dict[str, Any], suite):
 def warm_up(params: dict[str, Any], cfg: GRPOConfig, sft_cfg: SFTConfig, suite, progress: bool = True) -> GRPOConfig:
     "Train (or reuse) the warm-up adapter `adapters/<climb>/sft`; the GRPO configuration that starts from it."
     from sqlforge.core import sha256_file
-    from sqlforge.grpo import same_warmup, sft_warmup, warmup_record
     from sqlforge.models import load_policy
     from sqlforge.tasks import suite_path
+    from sqlforge.warmup import same_warmup, sft_warmup, warmup_record
     if sft_cfg.source == "gold":
         sft_suite = warmup_suite(params, suite)
         data = {"tasks_sha256": sha256_file(sft_suite.path) if Path(sft_suite.path).is_file() else None}
@@ -271,7 +272,8 @@ def finished_climb(cfg: GRPOConfig) -> int | None:
 def train(cfg: GRPOConfig, progress: bool = True, budget_s: float | None = None) -> tuple[int, int]:
     """Run GRPO to `cfg.steps` (or until `budget_s` seconds would be overrun), resuming a killed climb, and make sure the
     last step's adapter is saved: (start, reached). A finished climb whose checkpoints are gone is read, not rerun."""
-    from sqlforge.grpo import GRPOTrainer, save_adapter
+    from sqlforge.grpo import GRPOTrainer
+    from sqlforge.update import save_adapter
     if (done := finished_climb(cfg)) is not None:
         print(f"climb {cfg.climb} finished at step {done} (its checkpoints are not kept); reading its logs")
         return done, done

@@ -11,12 +11,11 @@ from typing import Iterable
 
 from tqdm.auto import tqdm
 
-from .compare import _canon
+from .compare import _canon, spider1_compare, spider1_order_matters, spider1_query, spider1_strip_distinct
 from .core import atomic_write_json, read_jsonl, run_manifest
 from .sandbox import run_sql
 from .tasks import Suite, Task, score_submission
-from .verify import (Outcome, VERIFY_LIMITS, Verdict, spider1_compare, spider1_order_matters, spider1_query,
-                             spider1_strip_distinct)
+from .verifier import Outcome, VERIFY_LIMITS, Verdict
 
 # %% auto #0
 __all__ = ['score_both', 'why_modes_differ', 'gold_pairs', 'episode_pairs', 'mode_pairs', 'disagreement_table',

@@ -13,12 +13,16 @@ import numpy as np
 import torch
 import torch.distributed as dist
 
+from .chat import SamplingParams
 from .core import atomic_write_json, config_to_dict
-from .grpo import (GRPOConfig, GRPOTrainer, SFTConfig, Trajectory, _fabricate, accumulate, add_stats,
-                           episode_seed, grpo_loss, load_pool, sft_warmup)
+from .grpo import GRPOTrainer
 from .harness import HarnessConfig, Transcript
-from .models import SamplingParams, load_policy
+from .models import load_policy
+from .stepbench import _fabricate
+from .taskpool import load_pool
 from .tasks import Task
+from .update import GRPOConfig, Trajectory, accumulate, add_stats, episode_seed, grpo_loss
+from .warmup import SFTConfig, sft_warmup
 
 # %% auto #0
 __all__ = ['DistContext', 'balance', 'DistributedGRPOTrainer', 'run_climb', 'bench_dp', 'parse_args', 'main', 'scaling_report']

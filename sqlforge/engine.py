@@ -12,12 +12,13 @@ from typing import Hashable, Sequence
 import numpy as np
 import torch
 
+from .chat import SamplingParams
 from .engine_decode import _Decoding, _Flight, _compiled_forward, _uniforms_fault
 from .engine_forward import _Seg, _decode_forward, _prefill_forward
 from .engine_kernels import _kernels
 from .engine_model import _Net, _Req, _Slot, _State, _unwrap
 from .generation import Generation
-from .models import Policy, SamplingParams
+from .models import Policy
 
 # %% auto #0
 __all__ = ['EngineConfig', 'RolloutEngine', 'generations_differ']

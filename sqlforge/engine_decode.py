@@ -11,12 +11,11 @@ from typing import Any, Callable, Hashable
 import numpy as np
 import torch
 
-from .chat import counter_uniforms, counter_uniforms_on, int64_bits
+from .chat import SamplingParams, counter_uniforms, counter_uniforms_on, int64_bits
 from .engine_forward import _LAYER_STEPS, _decode_forward
 from .engine_kernels import _Kernels
 from .engine_model import _Net, _Req, _Slot, _State
 from .generation import Generation, cut_at_stop, draw, draw_top_k
-from .models import SamplingParams
 
 # %% auto #0
 __all__ = []

@@ -10,7 +10,9 @@ from typing import Hashable, Sequence
 import numpy as np
 import torch
 
-from .models import Policy, SamplingParams, _finish, tiny_qwen35_dir
+from .models import Policy, _finish
+from .chat import SamplingParams
+from .weights import tiny_qwen35_dir
 
 # %% auto #0
 __all__ = ['SUPPORTED', 'engine_support', 'random_init_policy', 'tiny_llama']

@@ -17,7 +17,7 @@ from tqdm.auto import trange
 
 from .core import read_jsonl
 from .tasks import sql_shape
-from .verify import Outcome
+from .verifier import Outcome
 
 # %% auto #0
 __all__ = ['OUTCOMES', 'COUNTED', 'METHODS', 'LEGACY_NO_SUBMIT_VIA', 'COVERAGE_DESIGNS', 'StatsConfig', 'primary_method',

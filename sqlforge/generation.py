@@ -10,8 +10,7 @@ from typing import Any, Hashable, Protocol, Sequence
 
 import torch
 
-from .chat import counter_uniforms, inverse_cdf_at
-from .models import ChatFormat, SamplingParams, sample_tokens, sampling_logprobs
+from .chat import ChatFormat, SamplingParams, counter_uniforms, inverse_cdf_at, sample_tokens, sampling_logprobs
 
 # %% auto #0
 __all__ = ['TIE_ROOM', 'Generation', 'Backend', 'StreamingBackend', 'streams', 'draw_top_k', 'draw', 'cut_at_stop']

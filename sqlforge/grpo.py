@@ -21,34 +21,14 @@ from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool
 from .tasks import Task
 from .update import (
-    LOSS_NORMS, LR_SCHEDULES, EXCLUDED, TASK_SAMPLINGS, GRPOConfig, step_rng, episode_seed, reward, group_advantages, causal_lm,
-    token_logprobs, Trajectory, Batch, collate, grpo_loss, pack_microbatches, add_stats, step_due, accumulate, add_lora,
-    lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter)
-from .warmup import (
-    call_turn_text, gold_transcripts, SFT_SOURCES, SFTConfig, CE_PARAMS, sft_loss, sft_train, sft_warmup, run_transcripts,
-    warmup_record, same_warmup)
-from .stepbench import (
-    model_flops, bench_step, _peak_rss_gib, _fabricate)
-from .taskpool import (
-    PoolSuite, load_pool, Draw, TaskPool, inclusion_probabilities, pps_draw, POOL_FATES, plot_pool)
-
-_all_ = ["LOSS_NORMS", "LR_SCHEDULES", "EXCLUDED", "TASK_SAMPLINGS", "GRPOConfig", "step_rng", "episode_seed", "reward", "group_advantages",
-         "causal_lm", "token_logprobs", "Trajectory", "Batch", "collate", "grpo_loss", "pack_microbatches",
-         "add_stats", "accumulate", "add_lora", "lr_factor", "trainable_parameters", "atomic_dir", "save_adapter",
-         "write_adapter", "call_turn_text", "gold_transcripts", "SFT_SOURCES", "SFTConfig", "CE_PARAMS", "sft_loss", "sft_train", "sft_warmup",
-         "run_transcripts", "warmup_record", "same_warmup", "model_flops",
-         "bench_step", "PoolSuite", "load_pool", "Draw", "TaskPool", "inclusion_probabilities", "pps_draw", "POOL_FATES",
-         "plot_pool"]   # the update's, warm-up's, benchmark's and task pool's names, re-exported
+    EXCLUDED, GRPOConfig, step_rng, episode_seed, reward, group_advantages, Trajectory, grpo_loss, step_due, accumulate,
+    add_lora, lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter)
+from .stepbench import _peak_rss_gib
+from .taskpool import load_pool, TaskPool
 
 # %% auto #0
 __all__ = ['OPERATIONAL', 'step_dirs', 'rng_state', 'set_rng_state', 'make_rollout_backend', 'climb_identity',
-           'recorded_identity', 'GRPOTrainer', 'LOSS_NORMS', 'LR_SCHEDULES', 'EXCLUDED', 'TASK_SAMPLINGS', 'GRPOConfig',
-           'step_rng', 'episode_seed', 'reward', 'group_advantages', 'causal_lm', 'token_logprobs', 'Trajectory',
-           'Batch', 'collate', 'grpo_loss', 'pack_microbatches', 'add_stats', 'accumulate', 'add_lora', 'lr_factor',
-           'trainable_parameters', 'atomic_dir', 'save_adapter', 'write_adapter', 'call_turn_text', 'gold_transcripts',
-           'SFT_SOURCES', 'SFTConfig', 'CE_PARAMS', 'sft_loss', 'sft_train', 'sft_warmup', 'run_transcripts',
-           'warmup_record', 'same_warmup', 'model_flops', 'bench_step', 'PoolSuite', 'load_pool', 'Draw', 'TaskPool',
-           'inclusion_probabilities', 'pps_draw', 'POOL_FATES', 'plot_pool']
+           'recorded_identity', 'GRPOTrainer']
 
 # %% ../nbs/20c_grpo.ipynb #932dd144
 _STEP_DIR = re.compile(r"^step(\d+)$")

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .chat import ChatFormat, SamplingParams, _splitmix64
 from .core import sha256_json
 from .generation import Backend, Generation, StreamingBackend, streams
-from .models import ChatFormat, SamplingParams, _splitmix64
 from .prompts import PROMPTS, TOOLS, cell_text, format_observation, task_messages
 from .sandbox import QueryResult, SandboxLimits, SqlPool
 from .tasks import Suite, Task, score_submission

@@ -120,7 +120,8 @@ def reproduction_text(rep: dict) -> str:
 # %% ../nbs/42_main_job.ipynb #1268d386
 def main_job_stats(out: str | Path) -> dict:
     "Base vs adapter on the run in `out` (`sqlforge.stats.analyse`), also written to `out/stats.json`."
-    from sqlforge.stats import analyse, load_arm
+    from sqlforge.stats import analyse
+    from sqlforge.estimators import load_arm
     out = Path(out)
     base_arm, arm = json.loads((out / "main_job.json").read_text())["arms"]
     arms = [load_arm([out / a / "episodes.jsonl"], a) for a in (base_arm, arm)]

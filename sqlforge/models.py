@@ -11,34 +11,15 @@ from typing import Any
 
 import torch
 from .core import atomic_write_json, cache_dir, display_path, project_root, sha256_file, sha256_json
-from .chat import (
-    SQLFORGE_TEMPLATE, ChatFormat, renders_tools, chat_format, SamplingParams, sampling_logprobs, counter_uniform,
-    sample_tokens, _single_token_id, _splitmix64)
+from .chat import ChatFormat, chat_format, _single_token_id
 from .weights import (
-    CHATML_SPECIALS, MARKUP_TOKENS, TOKENIZER_CORPUS_FIELDS, tokenizer_words, build_bpe_tokenizer, QWEN35_4B,
-    TINY_QWEN35, build_qwen35, WEIGHTS_SIDECAR, write_sidecar, check_sidecar, build_tiny_qwen35, cached_model,
-    tiny_qwen35_dir, SMOLLM2, smollm2_gguf, convert_gguf, convert_smollm2, smollm2_dir, smollm2_cached,
-    QWEN25_CODER, QWEN25_CODER_1_5B, QWEN25_CODERS, part_wheels, coder_spec, download_wheel_gguf, qwen25_coder_gguf,
-    qwen25_coder_cached, coder_recipe, tokenizer_recipe, _weights_sha256, _build_smollm2, _build_qwen25_coder)
-
-_all_ = ["SQLFORGE_TEMPLATE", "ChatFormat", "renders_tools", "chat_format", "SamplingParams", "sampling_logprobs",
-         "counter_uniform", "sample_tokens", "CHATML_SPECIALS", "MARKUP_TOKENS", "TOKENIZER_CORPUS_FIELDS",
-         "tokenizer_words", "build_bpe_tokenizer", "QWEN35_4B", "TINY_QWEN35", "build_qwen35", "WEIGHTS_SIDECAR",
-         "write_sidecar", "check_sidecar", "build_tiny_qwen35", "cached_model", "tiny_qwen35_dir", "SMOLLM2",
-         "smollm2_gguf", "convert_gguf", "convert_smollm2", "smollm2_dir", "smollm2_cached", "QWEN25_CODER",
-         "QWEN25_CODER_1_5B", "QWEN25_CODERS", "part_wheels", "coder_spec", "download_wheel_gguf", "qwen25_coder_gguf",
-         "qwen25_coder_cached", "coder_recipe", "tokenizer_recipe"]   # sqlforge.chat's and sqlforge.weights' names, re-exported
+    QWEN35_4B, build_qwen35, build_tiny_qwen35, cached_model, tiny_qwen35_dir, QWEN25_CODERS, coder_recipe,
+    _weights_sha256, _build_smollm2, _build_qwen25_coder)
 
 # %% auto #0
 __all__ = ['BUILTIN_POLICIES', 'HUB_IDS', 'LORA_KINDS', 'Policy', 'list_policies', 'builtin_name', 'base_model_id', 'load_policy',
            'lora_config', 'adapters_root', 'list_adapters', 'adapter_dir', 'adapter_base_model', 'same_model',
-           'load_adapter', 'SQLFORGE_TEMPLATE', 'ChatFormat', 'renders_tools', 'chat_format', 'SamplingParams',
-           'sampling_logprobs', 'counter_uniform', 'sample_tokens', 'CHATML_SPECIALS', 'MARKUP_TOKENS',
-           'TOKENIZER_CORPUS_FIELDS', 'tokenizer_words', 'build_bpe_tokenizer', 'QWEN35_4B', 'TINY_QWEN35',
-           'build_qwen35', 'WEIGHTS_SIDECAR', 'write_sidecar', 'check_sidecar', 'build_tiny_qwen35', 'cached_model',
-           'tiny_qwen35_dir', 'SMOLLM2', 'smollm2_gguf', 'convert_gguf', 'convert_smollm2', 'smollm2_dir',
-           'smollm2_cached', 'QWEN25_CODER', 'QWEN25_CODER_1_5B', 'QWEN25_CODERS', 'part_wheels', 'coder_spec',
-           'download_wheel_gguf', 'qwen25_coder_gguf', 'qwen25_coder_cached', 'coder_recipe', 'tokenizer_recipe']
+           'load_adapter']
 
 # %% ../nbs/10c_models.ipynb #8658f613
 BUILTIN_POLICIES = {

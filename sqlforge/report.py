@@ -194,7 +194,8 @@ def pair_runs(runs: Sequence[Run]) -> tuple[list[Comparison], list[str]]:
 # %% ../nbs/50_report.ipynb #c07d7810
 def compare(c: Comparison, cfg=None, seen=None) -> dict:
     "The judge statistics of one comparison (`sqlforge.stats.analyse`), or `{'error': why}` when they cannot be computed."
-    from sqlforge.stats import StatsConfig, analyse, load_arm
+    from sqlforge.stats import analyse
+    from sqlforge.estimators import StatsConfig, load_arm
     arms = [load_arm([r.path / "episodes.jsonl"], name=n) for r, n in zip((c.base, *c.treats), c.arm_names())]
     tasks: dict[str, str] = {}
     for a in arms:
@@ -380,7 +381,8 @@ def _episode_file(rec: dict, where: Path) -> Path:
 def recompute_stats(path: str | Path) -> dict:
     "The statistics file at `path` computed again from the inputs, configuration and arms it records."
     from sqlforge.core import resolve_path, sha256_file
-    from sqlforge.stats import StatsConfig, analyse, load_arm, task_clusters
+    from sqlforge.estimators import StatsConfig, load_arm, task_clusters
+    from sqlforge.stats import analyse
     path = Path(path)
     old = json.loads(path.read_text())
     names = [old["base_arm"], *(c["arm"] for c in old["comparisons"])]

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from .compare import spider1_order_matters, spider1_query
 from .core import project_root, sha256_file
 from .sandbox import SqlPool
 from .tasks import DatabaseRegistry, Task, difficulty_of, sql_hops
-from .verify import VERIFY_LIMITS, spider1_order_matters, spider1_query
+from .verifier import VERIFY_LIMITS
 
 # %% auto #0
 __all__ = ['SPIDER_PINS', 'REF_HELP', 'DATABASE_FOLDERS', 'KAGGLE_DATABASES', 'SPIDER1_LICENSE', 'SPIDER1_CITATION',

@@ -9,11 +9,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from .compare import spider2_gold_paths
 from .core import project_root, read_jsonl
 from .demo import CHINOOK_VERSION, chinook_source
 from .suites import BuildReport, SourceMissing, files_digest, registry_entry, task_file, write_manifest
 from .tasks import DatabaseRegistry, Task, demo_suite_path, sql_hops, write_tasks
-from .verify import spider2_gold_paths
 
 # %% auto #0
 __all__ = ['SPIDER2_REPO', 'SPIDER2_DB_HELP', 'SPIDER2_REPO_HELP', 'SPIDER2_CHINOOK_TABLES', 'SPIDER2_CHINOOK_DATA',

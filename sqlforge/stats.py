@@ -13,28 +13,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .core import atomic_write_bytes, atomic_write_json, package_versions, record_path, sha256_file
-from sqlforge.estimators import (
-    COUNTED, COVERAGE_DESIGNS, LEGACY_NO_SUBMIT_VIA, METHODS, OUTCOMES, Arm, ClusterIntervals, SimDesign, StatsConfig,
-    analysis_set, arm_from_rows, check_databases, cluster_sizes, coverage_design, coverage_table, episode_from_row,
-    exact_mcnemar, holm, icc_anova, interval_coverage, load_arm, mde, outcome_flows, power_at, primary_method,
-    sign_test, signflip_test, simulate_judge, simulate_rates, sql_shape_summary, task_clusters, task_counts, true_delta,
-    _share)
-
-_all_ = ["COUNTED", "COVERAGE_DESIGNS", "LEGACY_NO_SUBMIT_VIA", "METHODS", "OUTCOMES", "Arm", "ClusterIntervals",
-         "SimDesign", "StatsConfig", "analysis_set", "arm_from_rows", "check_databases", "cluster_sizes",
-         "coverage_design", "coverage_table", "episode_from_row", "exact_mcnemar", "holm", "icc_anova",
-         "interval_coverage", "load_arm", "mde", "outcome_flows", "power_at", "primary_method", "sign_test",
-         "signflip_test", "simulate_judge", "simulate_rates", "sql_shape_summary", "task_clusters", "task_counts",
-         "true_delta"]   # sqlforge.estimators' names, re-exported
+from .estimators import (
+    COUNTED, METHODS, Arm, ClusterIntervals, SimDesign, StatsConfig, analysis_set, arm_from_rows, check_databases,
+    cluster_sizes, exact_mcnemar, holm, icc_anova, load_arm, mde, outcome_flows, power_at, primary_method, sign_test,
+    signflip_test, simulate_judge, simulate_rates, sql_shape_summary, task_clusters, task_counts, _share)
 
 # %% auto #0
 __all__ = ['VERDICTS', 'RANGE', 'METHOD_NAMES', 'FLOW_LABELS', 'read_seen', 'rule_text', 'range_note', 'analyse', 'report_text',
-           'plot_forest', 'plot_per_database', 'plot_transitions', 'save_figures', 'main', 'bench_speed', 'COUNTED',
-           'COVERAGE_DESIGNS', 'LEGACY_NO_SUBMIT_VIA', 'METHODS', 'OUTCOMES', 'Arm', 'ClusterIntervals', 'SimDesign',
-           'StatsConfig', 'analysis_set', 'arm_from_rows', 'check_databases', 'cluster_sizes', 'coverage_design',
-           'coverage_table', 'episode_from_row', 'exact_mcnemar', 'holm', 'icc_anova', 'interval_coverage', 'load_arm',
-           'mde', 'outcome_flows', 'power_at', 'primary_method', 'sign_test', 'signflip_test', 'simulate_judge',
-           'simulate_rates', 'sql_shape_summary', 'task_clusters', 'task_counts', 'true_delta']
+           'plot_forest', 'plot_per_database', 'plot_transitions', 'save_figures', 'main', 'bench_speed']
 
 # %% ../nbs/45a_stats.ipynb #d480c97f
 VERDICTS = ("BEATS BASE", "BETTER THAN BASE, BELOW MARGIN", "WORSE THAN BASE", "NO DETECTABLE DIFFERENCE")

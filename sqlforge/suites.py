@@ -15,7 +15,7 @@ from tqdm.auto import tqdm
 from .core import atomic_write_json, cache_dir, canonical_json, run_manifest, sha256_file, sha256_json
 from .tasks import (BUILT_SUITES, DatabaseEntry, DatabaseError, Suite, Task, demo_suite_path, load_suite,
                             score_submission)
-from .verify import BIRD_TIMEOUT_S, Verdict, gold_sql_result, verify_result, VERIFY_LIMITS
+from .verifier import BIRD_TIMEOUT_S, Verdict, gold_sql_result, verify_result, VERIFY_LIMITS
 
 # %% auto #0
 __all__ = ['SUITES', 'SourceMissing', 'default_out', 'task_file', 'BuildReport', 'write_manifest', 'registry_entry',

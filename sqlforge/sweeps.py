@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal, Sequence
 
+from .chat import SamplingParams
 from .core import (CACHE_PREFIX, Device, JsonlLog, ParameterError, Seeds, UserError, Work, WorkProgress,
                            atomic_write_bytes, atomic_write_json, command, config_to_dict, display_path, git_tracked,
                            parameter_example, portable, project_root, read_jsonl, resolve_path, run_manifest, sha256_file,
                            terminal, typed_fields)
 from .harness import HarnessConfig, Transcript, harness_record, run_episodes
-from .models import SamplingParams
 from .tasks import Suite, load_suite, suite_path
-from .verify import Outcome
+from .verifier import Outcome
 
 # %% auto #0
 __all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'sweep_jobs', 'episode_key', 'pack_transcripts',

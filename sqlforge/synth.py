@@ -14,21 +14,12 @@ from tqdm.auto import tqdm
 
 from .core import atomic_write_json, cache_dir, config_to_dict
 from .sandbox import SandboxLimits, check_sql, execute
-from .synthdb import (
-    ADJ, CITIES, COLUMN_KINDS, DOMAINS, FIRST, LAST, PERSON, TIER_ROWS, VOCABULARY, Archetype, ColumnSpec, SchemaSpec,
-    TableSpec, Vocabulary, load_domains, make_schema, populate)
-from .synthplans import FILTERABLE, FORMS, Cond, Key, Measure, Plan, PlanError, Probe, make_plan, render
+from .synthdb import SchemaSpec, make_schema, populate
+from .synthplans import FORMS, PlanError, make_plan, render
 from .tasks import DatabaseRegistry, Task, difficulty_of, sql_features, sql_hops, write_tasks
 
-_all_ = ["ADJ", "CITIES", "COLUMN_KINDS", "DOMAINS", "FIRST", "LAST", "PERSON", "TIER_ROWS", "VOCABULARY", "Archetype",
-         "ColumnSpec", "SchemaSpec", "TableSpec", "Vocabulary", "load_domains", "make_schema", "populate",   # synthdb's
-         "FILTERABLE", "FORMS", "Cond", "Key", "Measure", "Plan", "PlanError", "Probe", "make_plan", "render"]   # synthplans'
-
 # %% auto #0
-__all__ = ['ADMIT_REASONS', 'admit', 'generate_tasks', 'SynthConfig', 'SynthBuild', 'build_synth_suite', 'ADJ', 'CITIES',
-           'COLUMN_KINDS', 'DOMAINS', 'FIRST', 'LAST', 'PERSON', 'TIER_ROWS', 'VOCABULARY', 'Archetype', 'ColumnSpec',
-           'SchemaSpec', 'TableSpec', 'Vocabulary', 'load_domains', 'make_schema', 'populate', 'FILTERABLE', 'FORMS',
-           'Cond', 'Key', 'Measure', 'Plan', 'PlanError', 'Probe', 'make_plan', 'render']
+__all__ = ['ADMIT_REASONS', 'admit', 'generate_tasks', 'SynthConfig', 'SynthBuild', 'build_synth_suite']
 
 # %% ../nbs/03b_synth.ipynb #80d0c815
 ADMIT_REASONS = ("parse", "error", "timeout", "empty", "too_many_rows", "trivial", "null_column", "same_on_variant")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools, json, re
 from dataclasses import dataclass
 
-from .models import SQLFORGE_TEMPLATE, ChatFormat
+from .chat import SQLFORGE_TEMPLATE, ChatFormat
 
 # %% auto #0
 __all__ = ['TOOL_CALL_RE', 'ToolCall', 'ParsedTurn', 'call_example', 'format_hint', 'no_call_note', 'split_thinking',

@@ -18,11 +18,7 @@ from .catalogues import CatalogueError, Record, check_fields, check_unique, desc
 from .core import cache_dir
 from .sandbox import QueryResult, SandboxLimits, SqlPool, execute
 from .tasks import DatabaseRegistry, Task, difficulty_of, sql_hops, write_tasks
-from .tpcgen import (BENCHMARKS, TPC_INDEXES, TPC_KEYS, TpcBuild, _check_benchmark, build_tpc_database,
-                             database_name, default_db_path, export_to_sqlite, extension_path, sqlite_type, tpc_duckdb)
-
-_all_ = ["BENCHMARKS", "TPC_INDEXES", "TPC_KEYS", "TpcBuild", "build_tpc_database", "database_name", "default_db_path",
-         "export_to_sqlite", "extension_path", "sqlite_type", "tpc_duckdb"]   # sqlforge.tpcgen's names, re-exported
+from .tpcgen import BENCHMARKS, TpcBuild, _check_benchmark, build_tpc_database, database_name, tpc_duckdb
 
 # %% auto #0
 __all__ = ['DERIVATIONS', 'TPCH_QUERIES', 'TPCDS_QUERIES', 'TPCH_DICTIONARY', 'TPCDS_DICTIONARY', 'TPCH_NATIONS', 'TPCH_REGIONS',
@@ -32,9 +28,7 @@ __all__ = ['DERIVATIONS', 'TPCH_QUERIES', 'TPCDS_QUERIES', 'TPCH_DICTIONARY', 'T
            'add_days', 'add_months', 'month_starts', 'day_range', 'sample_of', 'sql_list', 'text_list', 'words_of',
            'month_of_seq', 'TpcCatalogue', 'load_tpc_catalogue', 'gold_tables', 'evidence_for', 'tpc_queries',
            'tpc_tasks', 'gold_problem', 'Admission', 'admit_tasks', 'tpch_official_answers', 'matches_official',
-           'check_tpch_answers', 'compare_results', 'cross_check', 'TpcSuiteReport', 'rebuild_hint', 'build_tpc_suite',
-           'BENCHMARKS', 'TPC_INDEXES', 'TPC_KEYS', 'TpcBuild', 'build_tpc_database', 'database_name',
-           'default_db_path', 'export_to_sqlite', 'extension_path', 'sqlite_type', 'tpc_duckdb']
+           'check_tpch_answers', 'compare_results', 'cross_check', 'TpcSuiteReport', 'rebuild_hint', 'build_tpc_suite']
 
 # %% ../nbs/04a_tpc.ipynb #106f6cdc
 @dataclass(frozen=True)

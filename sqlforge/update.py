@@ -13,10 +13,11 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
+from .chat import SamplingParams, sampling_logprobs
 from .core import project_root, sha256_json
 from .harness import MASK_POLICY, HarnessConfig, Transcript
-from .models import Policy, SamplingParams, base_model_id, load_adapter, lora_config, sampling_logprobs
-from .verify import Outcome
+from .models import Policy, base_model_id, load_adapter, lora_config
+from .verifier import Outcome
 
 # %% auto #0
 __all__ = ['LOSS_NORMS', 'LR_SCHEDULES', 'ADAPTER_COMPUTE', 'EXCLUDED', 'TASK_SAMPLINGS', 'ROLLOUT_BACKENDS', 'SUPPORT_WIDTH',

@@ -9,29 +9,12 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 from .core import project_root, read_jsonl
 from .sandbox import SandboxLimits, SqlPool, default_pool
-from .compare import (
-    Gold, spider2_gold_paths, NA_STRINGS, Table, TableError, table_from_csv, SQL_CHUNK, table_from_result,
-    SPIDER2_TOL, GoldConfigError, spider2_compare, bird_compare, STRICT_DIGITS, strict_compare, hardcoded_answer,
-    SPIDER1_YEAR, spider1_strip_distinct, spider1_query, spider1_order_matters, spider1_permutation, spider1_compare)
-from .verifier import (
-    Outcome, GATES, MODES, Verdict, GoldError, gold_csv_table, db_sha256, gold_sql_result, VERIFY_LIMITS,
-    BIRD_TIMEOUT_S, verify_result, verify_sql, _limits_for, _strict_gates)
-
-_all_ = ["Gold", "spider2_gold_paths", "NA_STRINGS", "Table", "TableError", "table_from_csv", "SQL_CHUNK",
-         "table_from_result", "SPIDER2_TOL", "GoldConfigError", "spider2_compare", "bird_compare",
-         "STRICT_DIGITS", "strict_compare", "hardcoded_answer", "SPIDER1_YEAR", "spider1_strip_distinct",
-         "spider1_query", "spider1_order_matters", "spider1_permutation", "spider1_compare", "Outcome", "GATES", "MODES", "Verdict",
-         "GoldError", "gold_csv_table", "db_sha256", "gold_sql_result", "VERIFY_LIMITS", "BIRD_TIMEOUT_S",
-         "verify_result", "verify_sql"]   # the comparison's and the verifier's names, re-exported
+from .compare import Gold, spider2_gold_paths, spider1_query
+from .verifier import Outcome, MODES, Verdict, verify_result, verify_sql, _limits_for, _strict_gates
 
 # %% auto #0
 __all__ = ['DEMO_QUESTION', 'DEMO_GOLD', 'DEMO_CANDIDATES', 'DEMO_MODES', 'extract_sql', 'score_folder', 'score_spider1_files',
-           'UsageError', 'main', 'demo', 'Gold', 'spider2_gold_paths', 'NA_STRINGS', 'Table', 'TableError',
-           'table_from_csv', 'SQL_CHUNK', 'table_from_result', 'SPIDER2_TOL', 'GoldConfigError', 'spider2_compare',
-           'bird_compare', 'STRICT_DIGITS', 'strict_compare', 'hardcoded_answer', 'SPIDER1_YEAR',
-           'spider1_strip_distinct', 'spider1_query', 'spider1_order_matters', 'spider1_permutation', 'spider1_compare',
-           'Outcome', 'GATES', 'MODES', 'Verdict', 'GoldError', 'gold_csv_table', 'db_sha256', 'gold_sql_result',
-           'VERIFY_LIMITS', 'BIRD_TIMEOUT_S', 'verify_result', 'verify_sql']
+           'UsageError', 'main', 'demo']
 
 # %% ../nbs/01b_verify.ipynb #3d37c2ac
 _FENCE = re.compile(r"```sql\n(.*?)\n```", re.S)

@@ -11,9 +11,10 @@ from typing import Any, Callable, Hashable, Sequence
 
 import torch
 
+from .chat import ChatFormat, SamplingParams
 from .core import atomic_write_json, cache_dir, display_path, project_root, sha256_json
 from .generation import Generation, cut_at_stop, draw
-from .models import ChatFormat, Policy, SamplingParams
+from .models import Policy
 from .vllm_carry import VllmUnavailable, installed_version, vllm_mismatch
 
 # %% auto #0

@@ -13,9 +13,10 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from .chat import SamplingParams
 from .core import atomic_write_json, config_to_dict, portable, read_jsonl, record_path, sha256_file
 from .harness import HarnessConfig, ScriptedBackend, Transcript, run_episodes
-from .models import Policy, SamplingParams
+from .models import Policy
 from .sandbox import SqlPool
 from .tasks import Suite, Task, load_suite
 from .update import Trajectory, accumulate, add_lora, collate, save_adapter, step_due, token_logprobs, trainable_parameters
