@@ -4,22 +4,23 @@
 
 # %% ../nbs/21_climb.ipynb #7ed1e944
 from __future__ import annotations
-import dataclasses, difflib, json, sys, time
+import dataclasses, json, sys, time
 from pathlib import Path
 from typing import Any, Callable
 
 from .chat import SamplingParams
-from .core import atomic_write_json, cache_dir, debugging, display_path, project_root, read_jsonl
+from .core import atomic_write_json, debugging, display_path, project_root, read_jsonl
+from .evalsets import MINI_POOLS, build_synth_pool, seq_value, set_suite, synth_pool_dir, unknown_name
 from .harness import HarnessConfig, protocol
 from .spider_study import BASE_DIR, POOL_DIR, SPIDER_SETS, STUDY_MODEL, TWINS_DIR, base_dir
 from .update import GRPOConfig
 from .warmup import SFTConfig
 
 # %% auto #0
-__all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'protocol_params', 'resolve', 'climb_configs', 'synth_pool_dir', 'build_synth_pool',
-           'spider_inputs_command', 'check_pools', 'prepare_pool', 'warmup_suite', 'warm_up', 'pool_differences',
-           'finished_climb', 'train', 'heldout_tasks', 'judge_arms', 'judge_harness', 'judge_heldout', 'judge_set_file',
-           'judge_runs', 'judge_sets', 'plot_curves', 'cli_value', 'main']
+__all__ = ['CLIMB_PARAMETERS', 'PRESETS', 'protocol_params', 'resolve', 'climb_configs', 'spider_inputs_command', 'check_pools',
+           'prepare_pool', 'warmup_suite', 'warm_up', 'pool_differences', 'finished_climb', 'train', 'heldout_tasks',
+           'judge_arms', 'judge_harness', 'judge_heldout', 'judge_set_file', 'judge_runs', 'judge_sets', 'plot_curves',
+           'cli_value', 'main']
 
 # %% ../nbs/21_climb.ipynb #72c86667
 _HARNESS = ("max_turns", "max_context", "nudge_turns", "obs_rows", "obs_chars", "sql_timeout_s", "thinking", "prompt")
@@ -83,31 +84,21 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 # %% ../nbs/21_climb.ipynb #85078f7b
-def _unknown(kind: str, name: str, known) -> ValueError:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return ValueError(f"unknown {kind} {name!r}" + (f" (did you mean {close[0]!r}?)" if close else "") +
-                      f"; known: {', '.join(sorted(known))}")
-
 def resolve(preset: str, **overrides: Any) -> dict[str, Any]:
     "The preset's parameters with `overrides` laid over them (None means: keep the preset's value)."
-    if preset not in PRESETS: raise _unknown("preset", str(preset), PRESETS)
+    if preset not in PRESETS: raise unknown_name("preset", str(preset), PRESETS)
     for k in overrides:
-        if k not in CLIMB_PARAMETERS or k == "preset": raise _unknown("parameter", k, set(CLIMB_PARAMETERS) - {"preset"})
+        if k not in CLIMB_PARAMETERS or k == "preset": raise unknown_name("parameter", k, set(CLIMB_PARAMETERS) - {"preset"})
     return {**PRESETS[preset], **{k: v for k, v in overrides.items() if v is not None}}
-
-def _seq(v: Any) -> tuple:
-    "A tuple from a list/tuple, a JSON list string (papermill -p passes strings), or a comma-separated string."
-    if isinstance(v, str): v = json.loads(v) if v.strip().startswith("[") else [x.strip() for x in v.split(",") if x.strip()]
-    return tuple(v)
 
 def climb_configs(params: dict[str, Any]) -> tuple[GRPOConfig, SFTConfig | None]:
     "The GRPO configuration (and the warm-up's, when `sft`) of resolved flat parameters."
     p = dict(params)
     p.pop("preset", None)
     for k in p:
-        if k not in CLIMB_PARAMETERS: raise _unknown("parameter", k, CLIMB_PARAMETERS)
+        if k not in CLIMB_PARAMETERS: raise unknown_name("parameter", k, CLIMB_PARAMETERS)
     for k in ("suites", "save_steps", "synth_hops", "synth_forms", "pass_band"):
-        if p.get(k) is not None: p[k] = _seq(p[k])
+        if p.get(k) is not None: p[k] = seq_value(p[k])
     sampling = SamplingParams(**{k: p.pop(k) for k in _SAMPLING if k in p})
     harness = HarnessConfig(**{k: p.pop(k) for k in _HARNESS if k in p}, sampling=sampling)
     pool = {k: p.pop(k) for k in _POOL if k in p}
@@ -125,10 +116,10 @@ def climb_configs(params: dict[str, Any]) -> tuple[GRPOConfig, SFTConfig | None]
                             lora_r=cfg.lora_r, lora_alpha=cfg.lora_alpha, token_budget=cfg.token_budget,
                             logprob_chunk=cfg.logprob_chunk, grad_checkpointing=cfg.grad_checkpointing, seed=cfg.seed,
                             source=sft.get("sft_source") or SFTConfig.source,
-                            runs=tuple(_in_repo(r) for r in _seq(sft.get("sft_runs") or ())),
+                            runs=tuple(_in_repo(r) for r in seq_value(sft.get("sft_runs") or ())),
                             min_run_sql=sft.get("sft_min_run_sql", SFTConfig.min_run_sql),
                             per_task=sft.get("sft_per_task", SFTConfig.per_task),
-                            exclude=tuple(_in_repo(e) for e in _seq(sft.get("sft_exclude") or ())))
+                            exclude=tuple(_in_repo(e) for e in seq_value(sft.get("sft_exclude") or ())))
     return cfg, sft_cfg
 
 def _in_repo(path: str) -> str:
@@ -138,31 +129,8 @@ def _in_repo(path: str) -> str:
 # %% ../nbs/21_climb.ipynb #387e38fb
 def _synth_kw(params: dict[str, Any]) -> dict[str, Any]:
     "The generator settings a climb's synthetic suites share: hop range, question forms, most filters."
-    seq = lambda k: tuple(_seq(params[k])) if params.get(k) else None
+    seq = lambda k: tuple(seq_value(params[k])) if params.get(k) else None
     return {"hops": seq("synth_hops"), "forms": seq("synth_forms"), "max_filters": params.get("synth_max_filters")}
-
-def synth_pool_dir(n: int, hops: tuple[int, int] | None = None, seed: int = 0, root: str | Path | None = None,
-                   per_schema: int = 15, forms: tuple[str, ...] | None = None, max_filters: int | None = None) -> Path:
-    "The cache folder of a synthetic pool (`<cache>/suites/synth-n<n>[-h<lo>-<hi>][-f<forms>][-c<k>]-s<seed>[-p<per_schema>]`, or under `root`)."
-    tag = (f"synth-n{n}" + (f"-h{hops[0]}-{hops[1]}" if hops else "") + (f"-f{'.'.join(forms)}" if forms else "")
-           + (f"-c{max_filters}" if max_filters is not None else "") + f"-s{seed}" + (f"-p{per_schema}" if per_schema != 15 else ""))
-    return Path(root) / tag if root else cache_dir("suites") / tag
-
-def build_synth_pool(n: int, hops: tuple[int, int] | None = None, seed: int = 0, root: str | Path | None = None,
-                     per_schema: int = 15, progress: bool = True, forms: tuple[str, ...] | None = None,
-                     max_filters: int | None = None) -> Path:
-    "Build the synthetic pool into its cache folder unless an identical build is there; returns its task file."
-    from sqlforge.synth import build_synth_suite
-    d = synth_pool_dir(n, hops, seed, root, per_schema, forms, max_filters)
-    build = d / "build.json"
-    want = {"n": n, "seed": seed, "hops": list(hops) if hops else None, "per_schema": per_schema,
-            "forms": list(forms) if forms else None, "max_filters": max_filters}
-    if build.exists() and (d / "tasks.jsonl").exists():
-        have = json.loads(build.read_text())["config"]
-        if {k: have.get(k) for k in want} == want: return d / "tasks.jsonl"
-    build_synth_suite(n=n, seed=seed, out_dir=d, hops=tuple(hops) if hops else None, per_schema=per_schema, progress=progress,
-                      forms=forms, max_filters=max_filters)
-    return d / "tasks.jsonl"
 
 def spider_inputs_command(model: str, pool: bool = True) -> str:
     "The commands that write the Spider study's inputs of a climb: the base measurement of the pool candidates, and the pool."
@@ -315,7 +283,7 @@ def judge_heldout(params: dict[str, Any], cfg: GRPOConfig, progress: bool = True
     tasks = heldout_tasks(params)
     if tasks is None: return {}
     harness, runs = judge_harness(cfg), {}
-    for arm, adapter in judge_arms(cfg, last, _seq(params.get("judge_steps") or ())).items():
+    for arm, adapter in judge_arms(cfg, last, seq_value(params.get("judge_steps") or ())).items():
         sc = SweepConfig(model=cfg.model, adapter=adapter, suite=str(tasks), seeds=tuple(range(params.get("judge_seeds", 1))),
                          harness=harness, batch_size=params.get("judge_batch", 64), device=cfg.device,
                          run=arm, out=str(cfg.run_dir() / "judge" / arm))
@@ -328,7 +296,6 @@ def judge_set_file(name: str, root: str | Path | None = None) -> Path:
     if name in SPIDER_SETS:
         from sqlforge.spider_study import study_set
         return study_set(name, root=root)
-    from sqlforge.replication_climb import set_suite
     return set_suite(name, root=root)
 
 def judge_runs(params: dict[str, Any], cfg: GRPOConfig, last: int,
@@ -337,7 +304,7 @@ def judge_runs(params: dict[str, Any], cfg: GRPOConfig, last: int,
     from sqlforge.sweeps import SweepConfig
     set_file = set_file or (lambda n: judge_set_file(n, params.get("synth_dir")))
     adapter, runs = cfg.adapters_dir() / cfg.climb / f"step{last}", {}
-    for item in _seq(params.get("judge_sets") or ()):
+    for item in seq_value(params.get("judge_sets") or ()):
         name, _, prompt = item.partition(":")
         where = cfg.run_dir() / "judge" / (f"{prompt}/{name}" if prompt else name) / f"step{last}"
         runs[item] = SweepConfig(model=cfg.model, adapter=str(adapter), suite=str(set_file(name)),
@@ -414,8 +381,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m sqlforge.climb: error: {e}", file=sys.stderr)
         return 2
     if a.base is not None:                 # the replication's base measurement and pool (chapter 21a)
-        from sqlforge.replication_climb import MINI_POOLS, base_run_dir, build_mini_pool, measure_base
-        for name, run in measure_base(params, a.base or None).items(): print(f"base model, {name}: {run}")
+        from sqlforge.replication_climb import base_run_dir, build_mini_pool, measure_base
+        for name, run in measure_base(params, cfg.harness, a.base or None).items(): print(f"base model, {name}: {run}")
         if all((base_run_dir(n) / "summary.json").exists() for n in MINI_POOLS):
             rep = build_mini_pool(params)
             print(f"pool: {rep['pool_tasks']} tasks with {rep['band'][0]}-{rep['band'][1]} passes of {rep['k']}: "

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .replication_climb import MINI_POOLS, REPLICATION_SETS, set_suite
+from .evalsets import MINI_POOLS, REPLICATION_SETS, set_suite
 from .core import UserError, atomic_write_json, atomic_write_text, command, display_path, project_root
 from .core import read_jsonl, record_path, sha256_file
 from .estimators import Arm, ClusterIntervals, StatsConfig, analysis_set, load_arm, primary_method, task_counts

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .core import atomic_write_json, cache_dir, project_root, read_jsonl, record_path, sha256_file
+from .evalsets import _norm_sql, decontaminate, set_suite, subset_suite, unknown_name
 from .harness import HarnessConfig, protocol
 from .tasks import Suite, Task, load_suite
 
@@ -95,14 +96,11 @@ def set_tasks(name: str, sets: dict[str, dict] = SPIDER_SETS, split: dict | None
 
 def _off_family_suites() -> list[Suite]:
     "The suites a pool database must not resemble: Spider dev and DK, KaggleDBQA, Chinook and Spider 2.0's copies of it."
-    from sqlforge.replication_climb import set_suite
     return [_suite(n) for n in ("spider-dev", "spider-dk", "kaggle-dbqa", "demo")] + [load_suite(set_suite("spider2-chinook"))]
 
 def study_set(name: str, sets: dict[str, dict] = SPIDER_SETS, root: str | Path | None = None) -> Path:
     "The task file of a study set, cut into the cache on first use (the replication's sets through chapter 21a)."
-    from sqlforge.climb import _unknown
-    from sqlforge.replication_climb import set_suite, subset_suite
-    if name not in sets: raise _unknown("study set", name, sets)
+    if name not in sets: raise unknown_name("study set", name, sets)
     spec = sets[name]
     if "replication" in spec: return set_suite(spec["replication"], root=root)
     src, tasks = set_tasks(name, sets)
@@ -167,7 +165,6 @@ def build_pool(model: str = STUDY_MODEL, prompt: str = "schema", root: str | Pat
                out: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS, min_tasks: int = POOL_MIN_TASKS,
                min_databases: int = POOL_MIN_DATABASES) -> dict:
     "The pool of `spider-train-pool` tasks in POOL_BAND, decontaminated; writes the pool folder, its dropped twins and its report."
-    from sqlforge.replication_climb import _norm_sql, decontaminate, subset_suite
     from sqlforge.passk import passk_summary, select_band, task_passes, write_pool
     run = base_dir(model, prompt, "spider-train-pool", root)
     if not (run / "summary.json").exists():

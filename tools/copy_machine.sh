@@ -54,7 +54,7 @@ _run)
   sets=$2 file=$3 var=$4; shift 4
   if [ "$sets" != - ]; then
     for s in ${sets//,/ }; do
-      py -c "import sys; from sqlforge.replication_climb import set_suite; print(set_suite(sys.argv[1]))" "$s" > "$L/set-$s.log" 2>&1 &
+      py -c "import sys; from sqlforge.evalsets import set_suite; print(set_suite(sys.argv[1]))" "$s" > "$L/set-$s.log" 2>&1 &
     done
     wait || true
     for s in ${sets//,/ }; do grep -q "tasks.jsonl" "$L/set-$s.log" || { echo "set $s failed: $L/set-$s.log"; echo 1 > "$R/rc"; exit 1; }; done
