@@ -20,10 +20,10 @@ from .tasks import Suite, load_suite, suite_path
 from .verify import Outcome
 
 # %% auto #0
-__all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'sweep_jobs', 'episode_key', 'pack_transcripts',
-           'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy', 'make_backend', 'run_sweep',
-           'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args', 'reproduce_parameters',
-           'reproduce_command', 'summary_text', 'main']
+__all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'cpu_protocol_note', 'sweep_jobs', 'episode_key',
+           'pack_transcripts', 'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy',
+           'make_backend', 'run_sweep', 'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args',
+           'reproduce_parameters', 'reproduce_command', 'summary_text', 'main']
 
 # %% ../nbs/13_sweeps.ipynb #5523f796
 BACKENDS = ("transformers", "openai", "vllm")
@@ -131,6 +131,15 @@ def sweep_config(tasks: str = "demo", seeds: Any = (0,), **params: Any) -> Sweep
     harness = {k: params.pop(k) for k in _HARNESS_FIELDS if k in params}
     harness["sampling"] = {k: params.pop(k) for k in _SAMPLING_FIELDS if k in params}
     return SweepConfig(suite=tasks, seeds=seeds, harness=harness, **params)
+
+def cpu_protocol_note(cfg: SweepConfig) -> str | None:
+    "A note for a sweep about to run the harness's default protocol (the Qwen3.5-4B study's) on a CPU; None otherwise."
+    import torch
+    if cfg.harness != HarnessConfig() or not (cfg.device == "cpu" or cfg.device == "auto" and not torch.cuda.is_available()): return None
+    h = cfg.harness
+    return (f"note: this is the default protocol, the Qwen3.5-4B study's ({h.max_turns} turns of up to {h.sampling.max_new_tokens} "
+            "new tokens, thinking on); on a CPU its first turns alone can take over ten minutes. The committed small-model runs were "
+            "judged with -p max_turns 2 -p max_new_tokens 160 -p thinking False (python -m sqlforge.sweeps --show RUN gives a run's)")
 
 # %% ../nbs/13_sweeps.ipynb #5b2bc749
 def sweep_jobs(suite: Suite, cfg: SweepConfig) -> list[tuple]:
