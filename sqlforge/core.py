@@ -169,11 +169,16 @@ def portable_path(path: str | Path, repo: str | Path | None = None, caches: Iter
     p = Path(path).expanduser()
     repo = Path(repo) if repo else _repo_or_none()
     for q in dict.fromkeys((Path(os.path.abspath(p)), p.resolve())):
-        if repo is not None and q.is_relative_to(repo): return q.relative_to(repo).as_posix()
-        if repo is not None and q.is_relative_to(repo.parent / "shared"):
-            return "../" + q.relative_to(repo.parent).as_posix()
+        if repo is not None and (r := _under(q, repo)) is not None: return r.as_posix()
+        if repo is not None and (r := _under(q, repo.parent / "shared")) is not None: return (Path("../shared") / r).as_posix()
         for c in (cache_root(), *map(Path, caches)):
-            if q.is_relative_to(c): return CACHE_PREFIX + q.relative_to(c).as_posix()
+            if (r := _under(q, c)) is not None: return CACHE_PREFIX + r.as_posix()
+    return None
+
+def _under(q: Path, root: Path) -> Path | None:
+    "`q` relative to `root`, or to `root` with its links resolved (`../shared` may be a link); None when under neither."
+    for r in dict.fromkeys((root, root.resolve())):
+        if q.is_relative_to(r): return q.relative_to(r)
     return None
 
 def record_path(path: str | Path, **kw: Any) -> str:
