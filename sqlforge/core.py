@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Literal, Optional
 
 # %% auto #0
-__all__ = ['CACHE_PREFIX', 'MANIFEST_PACKAGES', 'project_root', 'cache_dir', 'sha256_bytes', 'sha256_file', 'canonical_json',
-           'sha256_json', 'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'JsonlError', 'read_jsonl',
-           'iter_jsonl', 'JsonlLog', 'cache_root', 'portable_path', 'record_path', 'display_path', 'resolve_path',
-           'portable', 'config_to_dict', 'git_state', 'git_tracked', 'package_versions', 'accelerator', 'data_record',
-           'run_manifest', 'UserError', 'ParameterError', 'debugging', 'parameter_style', 'parameter_example',
-           'terminal', 'command', 'brief_user_errors', 'read_value', 'Seeds', 'Device', 'parse_parameter',
-           'typed_fields', 'field_kinds', 'typed_parameters', 'check_parameters', 'duration', 'Work', 'WorkProgress']
+__all__ = ['CACHE_PREFIX', 'MANIFEST_PACKAGES', 'PAPERMILL_SAYS_ERRORS', 'project_root', 'cache_dir', 'sha256_bytes',
+           'sha256_file', 'canonical_json', 'sha256_json', 'atomic_write_bytes', 'atomic_write_text',
+           'atomic_write_json', 'JsonlError', 'read_jsonl', 'iter_jsonl', 'JsonlLog', 'cache_root', 'portable_path',
+           'record_path', 'display_path', 'resolve_path', 'portable', 'config_to_dict', 'git_state', 'git_tracked',
+           'package_versions', 'accelerator', 'data_record', 'run_manifest', 'UserError', 'ParameterError', 'debugging',
+           'parameter_style', 'parameter_example', 'terminal', 'command', 'brief_user_errors', 'read_value', 'Seeds',
+           'Device', 'parse_parameter', 'typed_fields', 'field_kinds', 'typed_parameters', 'check_parameters',
+           'duration', 'Work', 'WorkProgress']
 
 # %% ../nbs/00_core.ipynb #2129b83d
 def project_root() -> Path:
@@ -168,11 +169,16 @@ def portable_path(path: str | Path, repo: str | Path | None = None, caches: Iter
     p = Path(path).expanduser()
     repo = Path(repo) if repo else _repo_or_none()
     for q in dict.fromkeys((Path(os.path.abspath(p)), p.resolve())):
-        if repo is not None and q.is_relative_to(repo): return q.relative_to(repo).as_posix()
-        if repo is not None and q.is_relative_to(repo.parent / "shared"):
-            return "../" + q.relative_to(repo.parent).as_posix()
+        if repo is not None and (r := _under(q, repo)) is not None: return r.as_posix()
+        if repo is not None and (r := _under(q, repo.parent / "shared")) is not None: return (Path("../shared") / r).as_posix()
         for c in (cache_root(), *map(Path, caches)):
-            if q.is_relative_to(c): return CACHE_PREFIX + q.relative_to(c).as_posix()
+            if (r := _under(q, c)) is not None: return CACHE_PREFIX + r.as_posix()
+    return None
+
+def _under(q: Path, root: Path) -> Path | None:
+    "`q` relative to `root`, or to `root` with its links resolved (`../shared` may be a link); None when under neither."
+    for r in dict.fromkeys((root, root.resolve())):
+        if q.is_relative_to(r): return q.relative_to(r)
     return None
 
 def record_path(path: str | Path, **kw: Any) -> str:
@@ -313,6 +319,8 @@ def command(prog: str):
         return run
     return deco
 
+PAPERMILL_SAYS_ERRORS = "SQLFORGE_PAPERMILL_ERRORS"   # set by sqlforge.papermill_plugin in papermill's process and its kernels
+
 def brief_user_errors() -> None:
     "In IPython (a notebook, papermill's kernel) show a UserError as its one line, in the cell and on the terminal."
     try: from IPython import get_ipython
@@ -321,8 +329,9 @@ def brief_user_errors() -> None:
     if shell is None: return
     if debugging(): shell.set_custom_exc((), None); return
     def show(shell, etype, value, tb, tb_offset=None):
-        terminal(f"\nerror: {value}", err=True)                       # on a line of its own, after papermill's progress
-        shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])   # the cell's error: this one line, no frames
+        if not os.environ.get(PAPERMILL_SAYS_ERRORS):                   # else papermill's last line says it (papermill_plugin)
+            terminal(f"\nerror: {value}", err=True)                   # on a line of its own, after papermill's progress
+        shell._showtraceback(UserError, value, [f"{etype.__name__}: {value}"])   # this one line, no frames; any kind reported as UserError
     shell.set_custom_exc((UserError,), show)
 
 # %% ../nbs/00_core.ipynb #a1a57dc0

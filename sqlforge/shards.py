@@ -8,7 +8,7 @@ import os, shlex, subprocess, sys, time
 from pathlib import Path
 from typing import Sequence
 
-from .core import ParameterError, command
+from .core import ParameterError, UserError, command
 from .sweeps import merge_shards, parse_sweep_args
 
 # %% auto #0
@@ -66,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--" not in argv:
-        raise SystemExit("usage: python -m sqlforge.shards [--gpus 0,1,...] [--num-shards N] [--print] [--no-merge] -- "
-                         "<arguments of python -m sqlforge.sweeps>")
+        raise ParameterError("the sweep's own arguments go after --: python -m sqlforge.shards [--gpus 0,1,...] "
+                             "[--num-shards N] [--print] [--no-merge] -- <arguments of python -m sqlforge.sweeps>")
     i = argv.index("--")
     ap = argparse.ArgumentParser(prog="python -m sqlforge.shards", description=main.__doc__)
     ap.add_argument("--gpus", help="comma-separated GPU indices, one shard each (repeat an index for two shards on it)")
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         import torch
         devices = [str(g) for g in range(torch.cuda.device_count())]
-        if not devices: raise SystemExit("no GPU is visible: pass --gpus, or --print with --num-shards")
+        if not devices: raise UserError("no GPU is visible here: pass --gpus, or --print with --num-shards for another machine")
     if a.print: print(shard_script(argv[i + 1:], devices)); return 0
     print(launch(argv[i + 1:], devices, merge=not a.no_merge))
     return 0

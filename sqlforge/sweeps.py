@@ -20,10 +20,10 @@ from .tasks import Suite, load_suite, suite_path
 from .verifier import Outcome
 
 # %% auto #0
-__all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'sweep_jobs', 'episode_key', 'pack_transcripts',
-           'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy', 'make_backend', 'run_sweep',
-           'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args', 'reproduce_parameters',
-           'reproduce_command', 'summary_text', 'main']
+__all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'cpu_protocol_note', 'sweep_jobs', 'episode_key',
+           'pack_transcripts', 'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy',
+           'make_backend', 'run_sweep', 'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args',
+           'reproduce_parameters', 'reproduce_command', 'summary_text', 'main']
 
 # %% ../nbs/13_sweeps.ipynb #5523f796
 BACKENDS = ("transformers", "openai", "vllm")
@@ -132,6 +132,15 @@ def sweep_config(tasks: str = "demo", seeds: Any = (0,), **params: Any) -> Sweep
     harness["sampling"] = {k: params.pop(k) for k in _SAMPLING_FIELDS if k in params}
     return SweepConfig(suite=tasks, seeds=seeds, harness=harness, **params)
 
+def cpu_protocol_note(cfg: SweepConfig) -> str | None:
+    "A note for a sweep about to run the harness's default protocol (the Qwen3.5-4B study's) on a CPU; None otherwise."
+    import torch
+    if cfg.harness != HarnessConfig() or not (cfg.device == "cpu" or cfg.device == "auto" and not torch.cuda.is_available()): return None
+    h = cfg.harness
+    return (f"note: this is the default protocol, the Qwen3.5-4B study's ({h.max_turns} turns of up to {h.sampling.max_new_tokens} "
+            "new tokens, thinking on); on a CPU its first turns alone can take over ten minutes. The committed small-model runs were "
+            "judged with -p max_turns 2 -p max_new_tokens 160 -p thinking False (python -m sqlforge.sweeps --show RUN gives a run's)")
+
 # %% ../nbs/13_sweeps.ipynb #5b2bc749
 def sweep_jobs(suite: Suite, cfg: SweepConfig) -> list[tuple]:
     "This shard's (task, seed) jobs, in the sweep's fixed order."
@@ -229,6 +238,13 @@ def _groupby(rows: Iterable[dict], key: str) -> dict:
     return out
 
 # %% ../nbs/13_sweeps.ipynb #1006e1ce
+def _check_model(cfg: SweepConfig) -> None:
+    "Refuse, before anything is written or loaded, a model that is neither built in nor here (a folder, a cached Hub id)."
+    from sqlforge.models import _local_dir, list_policies
+    if cfg.model in list_policies(): return                 # a built-in is built into the cache on first use
+    try: _local_dir(cfg.model)
+    except FileNotFoundError as e: raise UserError(f"model: {e}") from None
+
 def load_sweep_policy(cfg: SweepConfig):
     "The policy a sweep measures: model plus adapter (resolved via climb), on cfg.device."
     from sqlforge.models import load_adapter, load_policy
@@ -311,6 +327,7 @@ def _write_manifest(run_dir: Path, cfg: SweepConfig, suite: Suite, policy, start
 def run_sweep(cfg: SweepConfig, policy=None, progress: bool | WorkProgress = True) -> Path:
     "Run (or resume) a sweep; returns its run folder. `progress`: a bar of its own, none, or a part of a larger one."
     started = time.time()
+    if policy is None: _check_model(cfg)
     suite = load_suite(cfg.suite)
     run_dir = cfg.run_dir(); run_dir.mkdir(parents=True, exist_ok=True)
     _check_identity(run_dir, cfg)
@@ -360,15 +377,20 @@ def merge_shards(run_dir: str | Path) -> Path:
     "Union the complete shards of a run into the run folder itself."
     run_dir = Path(run_dir)
     shards = sorted((run_dir / "shards").glob("*-of-*"), key=lambda p: int(p.name.split("-")[0]))
-    if not shards: raise FileNotFoundError(f"{run_dir}/shards/ holds no shard folders")
+    where = display_path(run_dir)
+    if not shards: raise UserError(f"{where}/shards/ holds no shard folders: merge the run folder whose shards/ holds the "
+                                   "k-of-n folders that sweeps with --shard K --num-shards N wrote")
     n = {int(p.name.split("-of-")[1]) for p in shards}
     if len(n) != 1 or len(shards) != n.pop():
-        raise ValueError(f"{run_dir}: shard folders {[p.name for p in shards]} are not one complete set k-of-n")
-    mans = [json.loads((p / "manifest.json").read_text()) for p in shards]
-    if any(m.get("status") != "complete" for m in mans):
-        raise ValueError(f"{run_dir}: shard(s) {[p.name for p, m in zip(shards, mans) if m.get('status') != 'complete']} not complete")
+        raise UserError(f"{where}: shard folders {', '.join(p.name for p in shards)} are not one complete set k-of-n; "
+                        "run the missing shards (the same sweep with --shard K --num-shards N), then merge")
+    mans = [json.loads((p / "manifest.json").read_text()) if (p / "manifest.json").exists() else {} for p in shards]
+    if unfinished := [p.name for p, m in zip(shards, mans) if m.get("status") != "complete"]:
+        raise UserError(f"{where}: shard(s) {', '.join(unfinished)} not complete; run each again with its own command "
+                        "(it resumes where it stopped), then merge")
     if any(m["identity"] != mans[0]["identity"] for m in mans):
-        raise ValueError(f"{run_dir}: the shards measured different configurations")
+        raise UserError(f"{where}: the shards measured different configurations (their manifests' identity differs); "
+                        "merge only shards of one sweep")
     per = [read_jsonl(p / "episodes.jsonl") for p in shards]      # each in its shard's job order
     k = len(shards)                                                 # job j of the sweep is job j // k of shard j % k
     rows = [per[j % k][j // k] for j in range(sum(map(len, per)))]

@@ -1,4 +1,5 @@
-"""Run the README's command block ("What else it runs", the first `sh` block) in a fresh clone, as a newcomer would.
+"""Run the README's commands ("What else it runs": its first `sh` block, then its first `python` block, the PEFT recipe) in a
+fresh clone, as a newcomer would.
 
 The clone is made from this repository's HEAD in a temporary folder, with this checkout's `.venv` and, when it is
 there, `../shared` beside it; `PYTHONPATH` points at the clone, as the clone's own editable install would. Every
@@ -8,17 +9,18 @@ ignores), nothing under `results/` changed or added. Ends with `N passed, N fail
     python tools/readme_commands.py            # run them all
     python tools/readme_commands.py --list     # print the commands
 """
-import os, pathlib, re, subprocess, sys, tempfile, time
+import os, pathlib, re, shlex, subprocess, sys, tempfile, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def readme_commands(readme: pathlib.Path = ROOT / "README.md") -> list[str]:
-    "The command lines of the first `sh` block under the README's `## What else it runs` (comments and blanks left out)."
-    text = readme.read_text()
-    section = text.split("## What else it runs", 1)[1]
-    block = re.search(r"```sh\n(.*?)```", section, re.S)
-    if block is None: raise SystemExit("README.md: no ```sh block under '## What else it runs'")
-    return [l for l in block.group(1).splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    """The command lines of the first `sh` block under the README's `## What else it runs` (comments and blanks left out),
+    then its first `python` block as one command."""
+    section = readme.read_text().split("## What else it runs", 1)[1]
+    sh, py = (re.search(rf"```{lang}\n(.*?)```", section, re.S) for lang in ("sh", "python"))
+    if sh is None or py is None: raise SystemExit("README.md: no ```sh block and ```python block under '## What else it runs'")
+    return ([l for l in sh.group(1).splitlines() if l.strip() and not l.lstrip().startswith("#")]
+            + [".venv/bin/python -c " + shlex.quote(py.group(1))])
 
 def fresh_clone(where: pathlib.Path) -> pathlib.Path:
     "A clone of HEAD with this checkout's .venv, and ../shared beside it when this checkout has one."
