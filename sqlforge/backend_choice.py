@@ -19,7 +19,7 @@ __all__ = ['AGREEMENT_SLACK', 'MAX_OUT_OF_SUPPORT', 'BACKEND_ROWS', 'model_famil
 # %% ../nbs/12c_backend_choice.ipynb #e3099601
 AGREEMENT_SLACK = 0.01       # vLLM's mean |Δ log-prob| against the trainer may exceed the engine's by this much
 MAX_OUT_OF_SUPPORT = 0.001   # the largest share of vLLM's sampled tokens outside the trainer's support
-BACKEND_ROWS = "results/bench/h100/vllm-side-by-side/rollout_engine.json"    # where the side-by-side run writes its rows
+BACKEND_ROWS = "results/bench/h100/engine-vs-vllm/rollout_engine.json"    # where the side-by-side run writes its rows
 
 def model_family(config: Any) -> str:
     "The family a measurement stands for: the text stack's model_type (Qwen3.5's text-only and multimodal configs are one)."
