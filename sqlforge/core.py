@@ -545,6 +545,7 @@ class WorkProgress:
         self.initial, self.enabled, self.clock, self.note = initial, enabled, clock, ""   # note: shown after the status
         self.t0, self.last_line = clock(), -math.inf
         self._frozen, self._sources, self._lock = Work(done=initial), {}, threading.Lock()
+        self._counted, self._counted_at = (initial, 0, 0), self.t0    # the counts last seen to change, and when
         in_kernel = sys.stderr is not sys.__stderr__        # a notebook kernel: its cells' output is not on the terminal
         self.every = every if every is not None else 10.0 if sys.__stderr__ is not None and sys.__stderr__.isatty() else 30.0
         self.bar = None if in_kernel or not enabled else tqdm(
@@ -574,27 +575,31 @@ class WorkProgress:
 
     def status(self) -> str:
         "The counts, the rate and what is left: `12/24 episodes, 30 turns, 4,388 tokens (18.1/s), 4 min 2 s, left: ...`."
-        w, elapsed = self.work(), max(self.clock() - self.t0, 1e-9)
+        w, now = self.work(), self.clock()
+        if (w.done, w.turns, w.tokens) != self._counted: self._counted, self._counted_at = (w.done, w.turns, w.tokens), now
+        measured = max(self._counted_at - self.t0, 1e-9)   # the time the counts took: not diluted by the wait for the next count
         parts = [f"{w.done}/{self.total} {self.unit}s"]
         if w.turns: parts.append(f"{w.turns:,} turns")
-        if w.tokens: parts.append(f"{w.tokens:,} tokens ({w.tokens / elapsed:.1f}/s)")
-        parts.append(duration(elapsed))
-        return ", ".join(parts) + f"; left: {self._left(w, elapsed)}" + (f"; {self.note}" if self.note else "")
+        if w.tokens: parts.append(f"{w.tokens:,} tokens ({w.tokens / measured:.1f}/s)")
+        parts.append(duration(now - self.t0))
+        return ", ".join(parts) + f"; left: {self._left(w, measured, now - self._counted_at)}" + (f"; {self.note}" if self.note else "")
 
-    def _left(self, w: Work, elapsed: float) -> str:
+    def _left(self, w: Work, measured: float, since: float) -> str:
+        "What is left, estimated at the last count and counted down since (`since` seconds, in which work went on uncounted)."
         left = self.total - w.done
         if left <= 0: return "nothing"
         if not w.tokens and w.done <= self.initial: return "estimating (nothing measured yet)"
+        def down(s: float) -> str: return duration(s - since) if s >= since else f"0 s (over by {duration(since - s)})"
         if not w.tokens:                                    # units only (climb steps): the mean so far
-            return f"about {duration(elapsed / (w.done - self.initial) * left)} at the mean {self.unit} so far"
-        rate, out = w.tokens / elapsed, []
+            return f"about {down(measured / (w.done - self.initial) * left)} at the mean {self.unit} so far"
+        rate, out = w.tokens / measured, []
         finished = w.done - self.initial
         if finished > 0:
             mean = (w.tokens - w.live_tokens) / finished
-            out.append(f"about {duration(max(mean * left - w.live_tokens, 0) / rate)} at the mean {self.unit} so far")
+            out.append(f"about {down(max(mean * left - w.live_tokens, 0) / rate)} at the mean {self.unit} so far")
         if self.max_turns and self.turn_tokens:
             bound = (left * self.max_turns - w.live_turns) * self.turn_tokens
-            out.append(f"at most {duration(bound / rate)} if every remaining turn runs to {self.turn_tokens} tokens")
+            out.append(f"at most {down(bound / rate)} if every remaining turn runs to {self.turn_tokens} tokens")
         return "; ".join(out) or "estimating"
 
     def refresh(self) -> None:
