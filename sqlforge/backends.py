@@ -251,6 +251,12 @@ class TransformersBackend:
         self.kv, self._weights = PrefixKV(_default_cache_bytes() if cache_bytes is None else cache_bytes), None
         self.events: list[dict] = self.engine.events if self.engine else []
         self.stats = {"calls": 0, "sequences": 0, "new_tokens": 0, "seconds": 0.0, "prefill_tokens": 0, "reused_tokens": 0}
+        self._sampled = 0                    # tokens the running generate call has sampled (a progress bar reads it)
+
+    def tokens_in_flight(self) -> int:
+        "Tokens sampled so far in turns not yet returned, so that progress can count a turn while it runs."
+        if self.engine is not None: return sum(len(r.tokens) for r in list(self.engine.decoding))
+        return self._sampled
 
     def info(self) -> dict:
         "The decoding path taken (and the engine's configuration and kernels), for manifests."
@@ -288,7 +294,7 @@ class TransformersBackend:
             t0, out = time.time(), self.engine.generate(prompts, params)
             self.stats["calls"] += 1; self._engine_stats(len(out), time.time() - t0)
             return out
-        t0, out = time.time(), [None] * len(prompts)
+        t0, out, self._sampled = time.time(), [None] * len(prompts), 0
         groups: dict[SamplingParams, list[int]] = {}
         for i, p in enumerate(params): groups.setdefault(dataclasses.replace(p, seed=0), []).append(i)
         for shared, idx in groups.items():
@@ -297,6 +303,8 @@ class TransformersBackend:
                 chunk = idx[k:k + self.max_batch]
                 gens = self._generate_safely([prompts[i] for i in chunk], shared, [params[i].seed for i in chunk])
                 for i, g in zip(chunk, gens): out[i] = g
+                self._sampled = sum(len(g.token_ids) for g in out if g is not None)
+        self._sampled = 0
         self.stats["calls"] += 1; self.stats["sequences"] += len(prompts)
         self.stats["new_tokens"] += sum(len(g.token_ids) for g in out); self.stats["seconds"] += time.time() - t0
         return out
@@ -400,7 +408,7 @@ class TransformersBackend:
         shared = [(None if len(rows) == len(prompts) else torch.tensor(rows, device=dev), x) for rows, x in shared]
         pos = torch.tensor([len(p) for p in prompts], device=dev)
         live, done = list(range(len(prompts))), [False] * len(prompts)        # batch slot -> row
-        toks, lps = [[] for _ in prompts], [[] for _ in prompts]
+        toks, lps, base = [[] for _ in prompts], [[] for _ in prompts], self._sampled
         for t in range(T):
             act = [i for i, r in enumerate(live) if not done[r]]
             tok, lp = draw(logits[act], params, [t] * len(act), [seeds[live[i]] for i in act])
@@ -409,6 +417,7 @@ class TransformersBackend:
                 if x in self.stop_ids or t == T - 1:
                     done[r] = True
                     if t: self.kv.add(paths[r][-1], toks[r][:-1], kv[:, :, i, :, s0:s0 + t])
+            self._sampled = base + sum(map(len, toks))
             if all(done): break
             if sum(done[r] for r in live) >= max(1, len(live) // 4):
                 kv, valid, live, shared = _compact(kv, valid, live, shared, done)

@@ -350,12 +350,14 @@ def run_episodes(backend: Backend, suite: Suite, jobs: Sequence[tuple[Task, int]
     queue, out, live, started, finished = deque(enumerate(jobs)), [None] * len(jobs), [0], [], [0]
     bar = progress if isinstance(progress, WorkProgress) else WorkProgress(
         len(jobs), "episodes", max_turns=cfg.max_turns, turn_tokens=cfg.sampling.max_new_tokens, enabled=bool(progress))
+    in_flight = getattr(backend, "tokens_in_flight", None)
     def work() -> Work:
         "Finished episodes, and the turns and tokens of every episode so far (read by the bar's redraws)."
         eps = list(started)
         now = [ep for ep in eps if not ep.done]
-        return Work(finished[0], sum(ep.tr.turns for ep in eps), sum(ep.tr.tokens_generated for ep in eps),
-                    sum(ep.tr.turns for ep in now), sum(ep.tr.tokens_generated for ep in now))
+        running = in_flight() if in_flight else 0                  # tokens of turns the backend is still sampling
+        return Work(finished[0], sum(ep.tr.turns for ep in eps), sum(ep.tr.tokens_generated for ep in eps) + running,
+                    sum(ep.tr.turns for ep in now), sum(ep.tr.tokens_generated for ep in now) + running)
     end = bar.source(work)
     def done(tr: Transcript, i: int):
         out[i] = tr
