@@ -356,7 +356,7 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
 
 # %% ../nbs/90_bench.ipynb #vllmst02
 def vllm_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 8, prompt_tokens: int = 512, new_tokens: int = 128,
-                  budget_s: float = 400.0, device: str = "auto", vllm_api: Any = None) -> dict:
+                  budget_s: float = 400.0, memory: float = 0.5, device: str = "auto", vllm_api: Any = None) -> dict:
     "vLLM against the trainer on this device: start-up and adapter check, the weights it runs, its sampled tokens' log-probs; `vllm_selftest.json`."
     from sqlforge.update import add_lora
     from sqlforge.vllm_backend import VllmBackend, VllmConfig, forward_logprobs
@@ -376,7 +376,7 @@ def vllm_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 8, p
         print(json.dumps(checks[-1])[:2000], flush=True); write("partial")
     def start():
         pol = add_lora(shape_policy(model, device), *BENCH_LORA, grad_checkpointing=False)      # as at a climb's step 0
-        be = VllmBackend.for_policy(pol, VllmConfig(gpu_memory_utilization=0.5, max_model_len=prompt_tokens + new_tokens + 64, max_num_seqs=n),
+        be = VllmBackend.for_policy(pol, VllmConfig(gpu_memory_utilization=memory, max_model_len=prompt_tokens + new_tokens + 64, max_num_seqs=n),
                                     follow=True, api=vllm_api)
         g, vocab = torch.Generator().manual_seed(3), pol.model.get_output_embeddings().weight.shape[0]
         state.update(pol=pol, be=be, P=[torch.randint(3, vocab, (prompt_tokens,), generator=g).tolist() for _ in range(n)])
@@ -531,6 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--keep-from", default=None, help="engine: earlier rows to keep (those not measured again); "
                     "default the rollout_engine.json already in --out")
     ap.add_argument("--model", default="qwen3.5-4b-arch", help="selftest / vllm-selftest / step: the model")
+    ap.add_argument("--vllm-memory", type=float, default=0.5, help="vllm-selftest: the share of the GPU's memory vLLM may take (less beside another job)")
     ap.add_argument("--backend", choices=("transformers", "vllm"), default="transformers", help="step: the rollout backend")
     ap.add_argument("--rollout", action="store_true", help="step: a real rollout through the harness (else fabricated)")
     ap.add_argument("--no-grad-checkpointing", action="store_true", help="step: backward without recomputation")
@@ -562,7 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0, variant=a.variant); return 0
-    if a.what == "vllm-selftest": vllm_selftest(a.out, a.model, budget_s=a.budget_s or 400.0); return 0
+    if a.what == "vllm-selftest": vllm_selftest(a.out, a.model, budget_s=a.budget_s or 400.0, memory=a.vllm_memory); return 0
     if a.what == "step":
         from sqlforge.stepbench import bench_step
         rep = bench_step(a.model, turns=a.turns or 3, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,

@@ -446,7 +446,7 @@ def parse_sweep_args(argv: Sequence[str] | None = None) -> tuple[SweepConfig | N
     ap.add_argument("--show", metavar="RUN_DIR", help="print the summary of the finished run in RUN_DIR, and the parameters "
                                                       "that reproduce it, and exit")
     for f in ("model", "adapter", "climb", "suite", "backend", "backend_url", "device", "run", "out",
-              "shard", "num_shards", "batch_size", "limit"):
+              "shard", "num_shards", "batch_size", "engine_memory", "limit"):
         ap.add_argument(f"--{f.replace('_', '-')}", default=argparse.SUPPRESS)
     ap.add_argument("--seeds", nargs="+", default=argparse.SUPPRESS,
                     help="the seeds (0 1 2), or one number n: the seeds 0..n-1, as the judge's -p seeds")
