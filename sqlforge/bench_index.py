@@ -174,6 +174,18 @@ def _selftest_rows(d: dict, file: str) -> list[BenchRow]:
                      f"mean |Δ log-prob| {gap['mean_abs_dlogp']:.4f} (reference path {ref['mean_abs_dlogp']:.4f})" if gap else "",
                      gap and gap["mean_abs_dlogp"], note="" if gap else _why_not(check))]
 
+def _vllm_selftest_rows(d: dict, file: str) -> list[BenchRow]:
+    cfg = d["config"]
+    weights = next((c for c in d["checks"] if c["check"].startswith("weights")), {})
+    sampled = next((c for c in d["checks"] if "vllm_vs_trainer" in c), {}).get("vllm_vs_trainer")
+    figure = (f"sampled tokens: mean |Δ log-prob| {sampled['mean_abs_dlogp']:.4f}, {100 * sampled['out_of_support_share']:.1f} % outside the "
+              f"trainer's support, mean ratio {sampled['importance_ratio']['mean']:.3f}; prompt log-probs {weights.get('mean_abs_dlogp', float('nan')):.4f}"
+              if sampled else "")
+    return [BenchRow("vLLM selftest: log-probs against the trainer", cfg["model"],
+                     f"{cfg['n']} prompts of {cfg['prompt_tokens']} tokens, {cfg['new_tokens']} new tokens",
+                     file_card(d), file_commit(d), file_when(d), file, figure, sampled and sampled["mean_abs_dlogp"],
+                     note="" if sampled else "no check against the trainer in the file")]
+
 def _profile_rows(d: dict, file: str) -> list[BenchRow]:
     cfg, w = d["config"], d["config"]["workload"]
     graphs = "" if cfg.get("cuda_graphs", True) else ", no CUDA graphs"
@@ -208,10 +220,11 @@ def _synth_rows(d: dict, file: str) -> list[BenchRow]:
                      file_card(d), file_commit(d), file_when(d), file, f"{d['seconds']} s", d["seconds"], SYNTH_TARGET)]
 
 READERS: list[tuple[str, Callable]] = [("decode_*.json", _decode_rows), ("decode_*.log", _decode_log_rows),
-    ("rollout_engine*.json", _rollout_rows), ("grpo_step_*.json", _step_rows), ("engine_selftest.json", _selftest_rows),
+    ("rollout_engine*.json", _rollout_rows), ("grpo_step_*.json", _step_rows), ("engine_selftest.json", _selftest_rows), ("vllm_selftest.json", _vllm_selftest_rows),
     ("engine_profile_*.json", _profile_rows), ("engine_cpu.json", _cpu_path_rows), ("verify_speed.json", _verify_rows),
     ("stats_speed.json", _stats_rows), ("synth_build.json", _synth_rows)]      # (file name pattern, reader): the first match reads
-BENCHMARKS = ["rollout engine", "GRPO step: seconds", "GRPO step: MFU", "engine selftest: log-probs against the trainer", "engine profile",
+BENCHMARKS = ["rollout engine", "GRPO step: seconds", "GRPO step: MFU", "engine selftest: log-probs against the trainer",
+              "vLLM selftest: log-probs against the trainer", "engine profile",
               "decode, one generate call", "CPU backend path", "verifier speed", "statistics speed", "synthetic suite build"]   # the index's order
 
 # %% ../nbs/92_bench_index.ipynb #1a019d55

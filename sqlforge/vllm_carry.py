@@ -134,6 +134,13 @@ VLLM_0_26_0 = CarrySet(vllm="0.26.0", torch="2.11", python="3.12",
     _W("propcache-0.5.4-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "2814ecd8e818f487bee4b0f921bc4d1c176cc5fc71ac0f072d0fa67eda4ac14b", "aiohttp", True),
     _W("yarl-1.25.1-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "c6f117789d22dce188e5754e8bc65b7e6ebf8cb73963b9fa761f672a5883769d", "aiohttp", True),
     _W("sniffio-1.3.1-py3-none-any.whl", "2f6da418d1f1e0fddd844478f41680e794e6051915791a034ff65e5f100525a2", "openai (older anyio in the image)", True),
+    # found missing by `check` on the GPU machine (2026-12-07): the structured-output back-ends load at module level
+    _W("llguidance-1.6.1-cp39-abi3-manylinux_2_28_x86_64.whl", "5b8b755c1af85df8496f0d5404fc43d49220d039aa9eda22adad72c2f2acacec", "vllm.v1.engine.core via vllm.v1.structured_output (vLLM asks >=1.7; the newest on the index, 1.6.1, imports)"),
+    _W("xgrammar-0.2.9-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "3326c9fb5864922fde7b52efea9c7e83b91a8f5bf81dbb5f5164d23410dfdae4", "vllm.v1.structured_output, after llguidance"),
+    _W("apache_tvm_ffi-0.1.15.post2-cp312-cp312-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "059eed9bfc94bcd41650fb8eefde74040a1bc7e7b1a6f0a8ff897b02b118875b", "xgrammar"),
+    _W("outlines_core-0.2.14-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "3bb2060c240c4507f334965a8948dbeeb22007560d797f6debd92346c0b620cb", "vllm.v1.structured_output (carried with llguidance; not tested apart)"),
+    _W("lm_format_enforcer-0.11.3-py3-none-any.whl", "cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f", "vllm.v1.structured_output (carried with llguidance; not tested apart)"),
+    _W("interegular-0.3.3-py37-none-any.whl", "b0c07007d48c89d6d19f7204972d369b2a77222722e126b6aa63aa721dc3b19c", "lm-format-enforcer"),
 ))
 
 # %% ../nbs/12a_vllm_carry.ipynb #f9be0ec6
