@@ -12,7 +12,7 @@ from .chat import SamplingParams
 from .core import atomic_write_json, debugging, display_path, project_root, read_jsonl
 from .evalsets import MINI_POOLS, build_synth_pool, seq_value, set_suite, synth_pool_dir, unknown_name
 from .harness import HarnessConfig, protocol
-from .spider_study import BASE_DIR, POOL_DIR, SPIDER_SETS, STUDY_MODEL, TWINS_DIR, base_dir
+from .spider_study import BASE_DIR, POOL_DIR, SPIDER_SETS, STUDY_MODEL, TWINS_DIR, base_dir, judged_task_ids
 from .update import GRPOConfig
 from .warmup import SFTConfig
 
@@ -306,8 +306,9 @@ def judge_runs(params: dict[str, Any], cfg: GRPOConfig, last: int,
     adapter, runs = cfg.adapters_dir() / cfg.climb / f"step{last}", {}
     for item in seq_value(params.get("judge_sets") or ()):
         name, _, prompt = item.partition(":")
-        where = cfg.run_dir() / "judge" / (f"{prompt}/{name}" if prompt else name) / f"step{last}"
-        runs[item] = SweepConfig(model=cfg.model, adapter=str(adapter), suite=str(set_file(name)),
+        where, tasks = cfg.run_dir() / "judge" / (f"{prompt}/{name}" if prompt else name) / f"step{last}", set_file(name)
+        runs[item] = SweepConfig(model=cfg.model, adapter=str(adapter), suite=str(tasks),
+                                 task_ids=judged_task_ids(name, task_file=tasks) if name in SPIDER_SETS else None,
                                  seeds=tuple(range(params.get("judge_seeds", 5))),
                                  harness=dataclasses.replace(judge_harness(cfg), prompt=prompt or cfg.harness.prompt),
                                  batch_size=params.get("judge_batch", 64), device=cfg.device, run=f"step{last}", out=str(where))

@@ -15,7 +15,8 @@ from .core import UserError, atomic_write_json, command, display_path, project_r
 from .estimators import ClusterIntervals, StatsConfig, primary_method
 from .passk import passk_summary, task_passes
 from .power import clusters_of, run_counts
-from .spider_study import BASE_DIR, SPIDER_SETS, STUDY_MODELS, base_dir, in_family_label, plan, power_path, study_set
+from .spider_study import (BASE_DIR, SPIDER_SETS, STUDY_MODELS, base_dir, in_family_label, judged_task_ids, plan,
+                                   power_path, study_set)
 from .sweeps import summarize
 from .tasks import load_suite
 
@@ -40,13 +41,13 @@ def pass_rate_interval(counts: pd.DataFrame, cfg: StatsConfig = StatsConfig()) -
     return out | {"ci_low": round(lo, 4), "ci_high": round(hi, 4), "ci_method": method}
 
 # %% ../nbs/56_spider_base.ipynb #5f6b808a
-def missing_episodes(rows: Sequence[dict], tasks: Sequence[str], seeds: Sequence[int], where: str = "run") -> dict[str, list[str]]:
+def missing_episodes(rows: Sequence[dict], planned: dict[int, Sequence[str]], where: str = "run") -> dict[str, list[str]]:
     "Seed -> the planned tasks without an episode of that seed (only seeds that lack some); unplanned episodes raise."
     have = {(r["task"], int(r["seed"])) for r in rows}
-    if extra := sorted(have - {(t, s) for t in tasks for s in seeds}):
+    if extra := sorted(have - {(t, s) for s, ts in planned.items() for t in ts}):
         raise UserError(f"{where}: {len(extra)} episode(s) of a task or seed the plan does not hold, e.g. task {extra[0][0]!r} "
                         f"seed {extra[0][1]}; is this folder a run of this set?")
-    out = {str(s): [t for t in tasks if (t, s) not in have] for s in seeds}
+    out = {str(s): [t for t in ts if (t, s) not in have] for s, ts in planned.items()}
     return {s: ts for s, ts in out.items() if ts}
 
 # %% ../nbs/56_spider_base.ipynb #233b4d81
@@ -109,8 +110,13 @@ def model_runs(model: str, root: Path, sets: dict[str, dict] = SPIDER_SETS, cfg:
         if recorded != sha256_file(suite_file):
             raise UserError(f"{display_path(run / 'manifest.json')}: the run was measured on another task file than "
                             f"{display_path(suite_file)} (sha256 {recorded[:12]}… recorded); measure the set again or rebuild its suite")
-        missing = missing_episodes(read_jsonl(run / "episodes.jsonl"), [t.id for t in suite.tasks], range(p["seeds"]),
-                                   display_path(run / "episodes.jsonl"))
+        planned = {s: [t.id for t in suite.tasks] for s in range(p["seeds"])}
+        if p.get("added_done"):          # the base arm's added seeds have begun: the judged tasks × those seeds join the plan
+            judged = judged_task_ids(p["set"], sets, task_file=suite_file)
+            planned |= {s: judged for s in p["added_seeds"]}
+            row |= {"added_seeds": p["added_seeds"], "added_tasks": p["added_tasks"],
+                    "planned_episodes": p["episodes"] + p["added_episodes"]}
+        missing = missing_episodes(read_jsonl(run / "episodes.jsonl"), planned, display_path(run / "episodes.jsonl"))
         figures = run_figures(run, p["seeds"], cfg)
         out[key] = row | {"status": "partial" if missing else "complete", "missing": missing, **figures,
                           "behaviour": _behaviour(run, transcripts, (cached or {}).get(key))}
@@ -204,6 +210,11 @@ def runs_markdown(summary: dict) -> str:
                      f"episodes; missing {lack}. Its pass rate averages every task over the seeds it has; its pass@{r['k']} counts "
                      f"the {r['pass@k_tasks']:,} of {r['planned_tasks']:,} tasks with all {r['k']} seeds. `python -m sqlforge.spider_study "
                      f"measure --model {r['model']} {r['set']}:{r['prompt']}` (GPU) resumes it.")
+    for r in runs:
+        if "added_seeds" in r:
+            lines.append(f"- **Added seeds:** `{r['model']}` on `{r['set']}` [{r['prompt']}] has seeds {r['added_seeds'][0]}–"
+                         f"{r['added_seeds'][-1]} on the {r['added_tasks']:,} tasks the study judges, beside seeds 0–"
+                         f"{r['seeds'] - 1} on all {r['planned_tasks']:,}; its pass@{r['k']} counts every task at k = {r['k']}.")
     todo = [r for r in runs if r["status"] == "not measured"]
     for m in dict.fromkeys(r["model"] for r in todo):
         items = [f"{r['set']}:{r['prompt']}" for r in todo if r["model"] == m]

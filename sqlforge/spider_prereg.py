@@ -14,7 +14,8 @@ from .spider_study import IN_FAMILY_CAPS, N_HELDOUT_TRAIN, POWER_FILE, SPIDER_SE
 
 # %% auto #0
 __all__ = ['PREREG_FILE', 'SPIDER_PREREG', 'NOT_YET', 'read_power', 'design_rows', 'judged_labels', 'set_roles', 'underpowered',
-           'summary_block', 'detect_table', 'render_prereg', 'prereg_summary', 'write_prereg', 'main']
+           'check_final', 'summary_block', 'detect_table', 'judge_episodes', 'render_prereg', 'prereg_summary',
+           'write_prereg', 'main']
 
 # %% ../nbs/23a_spider_prereg.ipynb #34b4a8c5
 PREREG_FILE = "results/climbs/spider/preregistration.md"
@@ -37,6 +38,7 @@ SPIDER_PREREG: dict[str, Any] = {          # registered values, written out: the
     "pool": {"file": "results/pools/spider/tasks.jsonl", "candidates": "spider-train-pool", "k": 4, "band": [1, 3],
              "min_tasks": 256, "min_databases": 60},
     "in_family": ["spider-dev", "spider-train-heldout"],
+    "in_family_cap": 15,
     "prompts": ["schema", "hidden"],
     "variants": ["spider-syn", "spider-dk"],
     "off_family": ["kaggle-dbqa", "chinook", "spider2-chinook", "tpcds-heldout"],
@@ -46,6 +48,11 @@ SPIDER_PREREG: dict[str, Any] = {          # registered values, written out: the
     "arm_seeds": 5,
     "alpha": 0.05,
     "margin": 5.0,
+    "low_power_reason": ("The in-family design's precision is bounded by its database clusters, not by its tasks or seeds: the "
+                         "power table's other designs show that more seeds barely lower its minimum detectable gain, and more "
+                         "clusters would need more train databases held out of the pool, a new pool and a new base measurement. "
+                         "The study is registered at the power this design has, with the margin unchanged, rather than with a "
+                         "margin or a design chosen to fit the table."),
     "n_boot": 20000,
     "few_clusters": 20,
     "bootstrap": "percentile",
@@ -69,7 +76,7 @@ def design_rows(power: dict | None, design: str) -> dict[str, dict]:
 
 def judged_labels(spec: dict) -> list[str]:
     "The power table's labels of the sets the arms are judged on: the in-family design under each prompt, then the others."
-    return ([in_family_label(p) for p in spec["prompts"]] +
+    return ([in_family_label(p, spec["in_family_cap"]) for p in spec["prompts"]] +
             [f"{s} [{p}]" for s in spec["variants"] + spec["off_family"] for p in SPIDER_SETS[s]["prompts"]])
 
 def set_roles(spec: dict, power: dict | None) -> dict[str, str]:
@@ -77,7 +84,7 @@ def set_roles(spec: dict, power: dict | None) -> dict[str, str]:
     rows, roles = design_rows(power, spec["design"]), {}
     for label in judged_labels(spec):
         if label.startswith("in-family"):
-            roles[label] = "primary" if label == in_family_label(spec["primary"]["prompt"]) else "confirmatory"
+            roles[label] = "primary" if label == in_family_label(spec["primary"]["prompt"], spec["in_family_cap"]) else "confirmatory"
         else:
             r = rows.get(label)
             roles[label] = "undecided" if r is None else "confirmatory" if r.get("detects_gain") else "descriptive"
@@ -88,6 +95,14 @@ def underpowered(spec: dict, power: dict | None) -> list[str]:
     rows = design_rows(power, spec["design"])
     return [k for k, role in set_roles(spec, power).items() if role in ("primary", "confirmatory") and k in rows
             and (rows[k].get("gain_mde") is None or rows[k]["gain_mde"] > spec["margin"])]
+
+def check_final(spec: dict, power: dict | None) -> None:
+    "Refuse a plan that cannot be final: no power table, or a design below the margin's power without `low_power_reason`."
+    if power is None: raise UserError(f"the pre-registration cannot be final before the power table ({POWER_FILE}) exists")
+    if (weak := underpowered(spec, power)) and not spec.get("low_power_reason"):
+        raise UserError(f"the pre-registration cannot be final: at design {spec['design']!r} the minimum detectable gain of "
+                        f"{', '.join(weak)} exceeds the margin ({spec['margin']:g} points); state why in `low_power_reason`, "
+                        "or amend the design")
 
 # %% ../nbs/23a_spider_prereg.ipynb #ed94ef6b
 NOT_YET = "*not measured yet*"
@@ -106,33 +121,68 @@ def summary_block(spec: dict) -> str:
 def detect_table(spec: dict, power: dict | None) -> str:
     "The Markdown table of what each judged set can detect at the registered design, with each set's role."
     rows, roles = design_rows(power, spec["design"]), set_roles(spec, power)
-    caps = [in_family_label(p, c) for p in spec["prompts"] for c in IN_FAMILY_CAPS if c is not None]
+    others = [in_family_label(p, c) for p in spec["prompts"] for c in IN_FAMILY_CAPS if c != spec["in_family_cap"]]
     lines = ["| set [prompts] | role | tasks | clusters | base pass rate (%) | MDE gain (points) | MDE harm (points) | "
              f"power at +{spec['margin']:g} |", "|---|---|---|---|---|---|---|---|"]
-    for label in [*roles, *caps]:
+    for label in [*roles, *others]:
         r = rows.get(label, {})
-        role = roles.get(label, "cheaper design, for information")
+        role = roles.get(label, "whole sets, for comparison (not judged)")
         cells = [_num(r.get("tasks"), "d"), _num(r.get("clusters"), "d"), _num(r.get("base_rate")), _num(r.get("gain_mde")),
                  _num(r.get("harm_mde")), _num(r.get("power_gain_margin"), ".2f")]
         lines.append(f"| {label} | {role} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
+def judge_episodes(spec: dict, power: dict | None) -> dict[str, int | None]:
+    "Episodes the registered design judges, from the power table's task counts (None where the table lacks a set)."
+    rows, cap = design_rows(power, spec["design"]), spec["in_family_cap"]
+    def tasks(labels: list[str]) -> int | None:
+        n = [rows.get(label, {}).get("tasks") for label in labels]
+        return None if None in n else sum(n)
+    judged, capped = tasks(judged_labels(spec)), tasks([in_family_label(p, cap) for p in spec["prompts"]])
+    whole = tasks([in_family_label(p) for p in spec["prompts"]])
+    times = lambda n, k: None if n is None else n * k
+    own = {SPIDER_SETS[s]["seeds"] for s in spec["in_family"]}.pop()
+    return {"per_arm": times(judged, spec["arm_seeds"]), "arms": times(judged, spec["arm_seeds"] * len(spec["arms"])),
+            "in_family_per_arm": times(capped, spec["arm_seeds"]), "whole_in_family_per_arm": times(whole, spec["arm_seeds"]),
+            "base_added": times(capped, spec["base_seeds"] - own)}
+
+def _registered_low_power(spec: dict, power: dict | None, weak: list[str]) -> str:
+    "What the document says of the designs below the margin's power: registered with the plan's reason, or flagged."
+    if not weak: return ""
+    rows, m = design_rows(power, spec["design"]), spec["margin"]
+    listed = ", ".join(f"`{k}` (minimum detectable gain {_num(rows[k].get('gain_mde'))} points, power "
+                       f"{_num(rows[k].get('power_gain_margin'), '.2f')} against a gain of {m:g})" for k in weak)
+    if not spec.get("low_power_reason"):
+        return (f"\n\n**Underpowered:** at this design the minimum detectable gain exceeds the margin for {listed}. The draft "
+                "can become final only if the plan states why it is registered at this power (`low_power_reason`); otherwise "
+                "amend the design first (the power table's other designs say what more seeds would buy).")
+    return (f"\n\n**Registered below the margin's power.** At this design the minimum detectable gain exceeds the margin for "
+            f"{listed}. The plan registers these comparisons as they are. Its reason (`low_power_reason`): {spec['low_power_reason']} "
+            f"So a comparison of these designs that ends *no detectable difference*, or *better than base, below the margin*, "
+            f"does not show that the arm gained less than {m:g} points, nor that it gained nothing: a true gain of the margin's "
+            "size ends without a verdict in a share of such studies of one minus the power above, and only gains near the minimum "
+            "detectable gain are likely to be seen. Such a result is reported as not detected at this design, with its interval, never as the absence of an "
+            "effect. A verdict of BEATS BASE stands by the rule above; at this power, though, the Δ that reaches it tends to "
+            "overstate the true gain.")
+
 def render_prereg(spec: dict = SPIDER_PREREG, power: dict | None = None, power_file: str = POWER_FILE) -> str:
     "The draft pre-registration: the plan `spec` in words, the power table's figures (or *not measured yet*), the JSON summary."
     if spec["status"] != "draft": raise ValueError("render_prereg writes drafts; a final pre-registration is edited by hand")
     h, r, w, pool = protocol(spec["protocol"]), spec["recipe"], spec["warmup"], spec["pool"]
-    prim_label = in_family_label(spec["primary"]["prompt"])
-    prim, weak = design_rows(power, spec["design"]).get(prim_label, {}), underpowered(spec, power)
+    cap, rows = spec["in_family_cap"], design_rows(power, spec["design"])
+    prim, weak = rows.get(in_family_label(spec["primary"]["prompt"], cap), {}), underpowered(spec, power)
     seeds = f"{spec['base_seeds']} base seeds and {spec['arm_seeds']} per arm"
+    own = {SPIDER_SETS[s]["seeds"] for s in spec["in_family"]}.pop()
+    cost = {k: _num(v, ",d") for k, v in judge_episodes(spec, power).items()}
+    fig = lambda p, c, k, fmt=".1f": _num(rows.get(in_family_label(p, c), {}).get(k), fmt)
     arm_rows = "\n".join(f"| `{a}` | {v['seed']} | {v['prompt']} | "
                          f"{'its own passing exploring transcripts (below)' if v['warmup'] else 'none'} |"
                          for a, v in spec["arms"].items())
     size = (f"It has {prim['clusters']} database clusters and {prim['tasks']} tasks. At design *{spec['design']}* ({seeds}) the power "
-            f"table gives a minimum detectable gain of **{_num(prim.get('gain_mde'))} points** at 80 % power." if prim else
+            f"table gives a minimum detectable gain of **{_num(prim.get('gain_mde'))} points** at 80 % power, and a power of "
+            f"**{_num(prim.get('power_gain_margin'), '.2f')}** against a gain of the margin." if prim else
             f"At design *{spec['design']}* ({seeds}), its size and minimum detectable gain are {NOT_YET} (the power table).")
-    warn = ("" if not weak else "\n\n**Underpowered:** at this design the minimum detectable gain exceeds the margin for "
-            + ", ".join(f"`{k}`" for k in weak) + ". The draft cannot become final as it stands: amend the design first "
-            "(more seeds; the power table's other designs say how many).")
+    warn = _registered_low_power(spec, power, weak)
     return f"""# Pre-registration: the Spider study (issue 39)
 
 **Status: DRAFT, not final.** Nothing in it binds yet. It becomes final, dated, in a commit made after the base measurement's power table and before any arm of the study is judged (`results/climbs/spider*/judge/`); from then on only dated amendments change it. This draft is written by `python -m sqlforge.spider_prereg` from the plan in `nbs/23a_spider_prereg.ipynb` and from the power table `{power_file}` ({'read' if power else 'not measured yet'}). The machine-readable summary at the end is checked against the presets by that chapter.
@@ -164,17 +214,23 @@ The replication on Qwen2.5-Coder-0.5B (`results/climbs/mini/`) found a gain in f
 * **The anti-collapse recipe** (`spider-explore` only): before GRPO, a supervised warm-up on the base model's own transcripts of the pool candidates (`{'`, `'.join(w['runs'])}`). It keeps episodes that passed, made at least {w['min_run_sql']} `run_sql` call{'' if w['min_run_sql'] == 1 else 's'} and had no truncated turn, at most {w['per_task']} per task. It leaves out every candidate that the pool builder dropped for sharing a question or a gold query with a held-out set (`{'`, `'.join(w['exclude'])}`). It trains {w['epochs']} epochs at learning rate {_sci(w['lr'])} on the arms' LoRA shape, and GRPO starts from that adapter. The recipe changes the starting point only, needs no teacher and no invented reward, and was built and tested as a general option of the trainer (chapter 20a). It follows ASTER (arXiv 2602.01204) and the SQLEnv project, whose agents got off 0 % only with a multi-turn warm-up. Credit per turn (MT-GRPO, arXiv 2505.11821) and an exploration advantage of its own (TRUST-SQL, arXiv 2603.16448) were the alternatives. A bonus or penalty per tool call is excluded, since uniform costs teach a policy to stop calling tools.
 * **Pool:** `{pool['file']}`: the tasks of the `{pool['candidates']}` set that the base model passes {pool['band'][0]} to {pool['band'][1]} times of {pool['k']} under `schema` prompts. It must hold at least {pool['min_tasks']} tasks on at least {pool['min_databases']} databases. It is decontaminated against every held-out and off-family set: task ids, databases by content, normalised questions and gold queries, and overlapping schemas (chapter 23). One pool serves every arm.
 * **Sets** (chapter 23's `SPIDER_SETS`). Each judged set is scored by its own rules: Spider and KaggleDBQA by Spider's official execution evaluator (`spider1`), the replication's sets as in the replication.
-  * In family, held out: {' with '.join(f'`{s}`' for s in spec['in_family'])}: Spider's dev questions on its runnable databases, and at most {SPIDER_SETS['spider-train-heldout']['per_database']} questions on each of the {N_HELDOUT_TRAIN} train databases held out of every pool (chosen by a hash of their names). They are judged together as one design, clustered by database, under both prompt protocols.
+  * In family, held out: {' with '.join(f'`{s}`' for s in spec['in_family'])}: Spider's dev questions on its runnable databases, and at most {SPIDER_SETS['spider-train-heldout']['per_database']} questions on each of the {N_HELDOUT_TRAIN} train databases held out of every pool (chosen by a hash of their names). They are judged together as one design, clustered by database, under both prompt protocols, on at most {cap} questions of each database (below).
   * Variants of dev: {', '.join(f'`{s}`' for s in spec['variants'])}. Off family: {', '.join(f'`{s}`' for s in spec['off_family'])}. These are judged under `schema` prompts, the protocol of their base measurement.
-* **Seeds:** the base arm is the base measurement. On the in-family sets it has {spec['base_seeds']} seeds: its seeds 0–3, extended to 0–{spec['base_seeds'] - 1} by `python -m sqlforge.spider_study measure --seeds {spec['base_seeds']}` before any arm is judged. Elsewhere it keeps the seeds it was measured with. Every trained arm is judged with {spec['arm_seeds']} seeds (0–{spec['arm_seeds'] - 1}) on every set. Seed *s* draws the same sampling uniforms in every arm.
+* **Seeds:** the base arm is the base measurement. On the in-family sets it has {spec['base_seeds']} seeds on the tasks the study judges: its seeds 0–{own - 1} on every task, and seeds {own}–{spec['base_seeds'] - 1} on the judged tasks, added by `python -m sqlforge.spider_study measure --seeds {spec['base_seeds']}` before any arm is judged. Elsewhere it keeps the seeds it was measured with. Every trained arm is judged with {spec['arm_seeds']} seeds (0–{spec['arm_seeds'] - 1}) on every set. Seed *s* draws the same sampling uniforms in every arm.
+
+## The in-family design, and why it is capped
+
+The in-family design is Spider dev with the held-out train databases, judged on at most **{cap} questions of each database**: the same tasks for the base arm (its added seeds) and every trained arm, under both prompt protocols. They are drawn by chapter 23's `judged_task_ids`, a seeded hash of the task ids that looks at no question or result; the held-out train databases, drawn at {SPIDER_SETS['spider-train-heldout']['per_database']} questions the same way, keep all of theirs. This is a design choice, read from the power table after the base measurement and before any arm existed. At design *{spec['design']}* the whole sets ({fig('schema', None, 'tasks', 'd')} tasks) detect a gain of {fig('schema', None, 'gain_mde')} points under `schema` prompts and {fig('hidden', None, 'gain_mde')} under `hidden`; capped ({fig('schema', cap, 'tasks', 'd')} tasks), {fig('schema', cap, 'gain_mde')} and {fig('hidden', cap, 'gain_mde')}, with {cost['in_family_per_arm']} judge episodes per arm in family instead of {cost['whole_in_family_per_arm']}.
+
+The cap changes the estimand. Δ averages over the judged tasks, and with at most {cap} of them on each database the databases weigh nearly alike: the estimand becomes **database-balanced**, the change on a typical database of the design, where the whole sets would weigh each database by its number of questions (Spider dev's databases hold from a few questions to over a hundred). The reason is precision. The intervals are database-cluster intervals, bounded by the {fig('schema', cap, 'clusters', 'd')} clusters rather than by the tasks, and clusters of unequal size add variance without adding clusters; more seeds barely lower the minimum detectable gain (the power table's other designs).
 
 ## Estimand and statistics
 
-Per task *t*: p̂ = passes / judged episodes of an arm. `infra_error` episodes are dropped (our failure, never the model's); `overflow`, `wrong` and `no_submit` are failures. **Δ = 100 · mean over tasks of (p̂_arm − p̂_base)**, in percentage points. Intervals and tests are those of `sqlforge.stats` with its defaults: two-sided α {spec['alpha']:g}; a database-cluster bootstrap ({spec['bootstrap']}, {spec['n_boot']:,} resamples) with {spec['few_clusters']} or more clusters, else the CR2 t interval with Bell–McCaffrey degrees of freedom; McNemar and cluster sign-flip tests beside them. A set on one or two databases is clustered by question (Chinook, Spider 2.0-Lite) or by query template (TPC-DS). {"Holm's step-down applies over the four arms" if spec['holm'] else 'No multiplicity adjustment applies'} wherever they face one base on one set under one prompt protocol.
+Per task *t*: p̂ = passes / judged episodes of an arm. `infra_error` episodes are dropped (our failure, never the model's); `overflow`, `wrong` and `no_submit` are failures. **Δ = 100 · mean over the judged tasks of (p̂_arm − p̂_base)**, in percentage points (in family, the capped design above). Intervals and tests are those of `sqlforge.stats` with its defaults: two-sided α {spec['alpha']:g}; a database-cluster bootstrap ({spec['bootstrap']}, {spec['n_boot']:,} resamples) with {spec['few_clusters']} or more clusters, else the CR2 t interval with Bell–McCaffrey degrees of freedom; McNemar and cluster sign-flip tests beside them. A set on one or two databases is clustered by question (Chinook, Spider 2.0-Lite) or by query template (TPC-DS). {"Holm's step-down applies over the four arms" if spec['holm'] else 'No multiplicity adjustment applies'} wherever they face one base on one set under one prompt protocol.
 
 ## Primary comparison and decision rule
 
-**`{spec['primary']['base']}` against `{spec['primary']['arm']}`, step {spec['step']}, on the in-family held-out design under `{spec['primary']['prompt']}` prompts**. {size}
+**`{spec['primary']['base']}` against `{spec['primary']['arm']}`, step {spec['step']}, on the in-family held-out design (at most {cap} questions per database) under `{spec['primary']['prompt']}` prompts**. {size}
 
 * **GRPO teaches in family, on real schemas**, iff the primary 95 % interval of Δ, at Holm's step-down level over the four arms, lies above 0 **and** Δ ≥ **{spec['margin']:g} points**: `sqlforge.stats`'s verdict BEATS BASE.
 * **Worse than base** iff that interval lies below 0.
@@ -207,9 +263,11 @@ Hypothesis 3 holds iff `spider-hidden` beats the base in family under `hidden` p
 
 ## What each set can detect
 
-From the power table `{power_file}`{'' if power else f' ({NOT_YET})'}, design *{spec['design']}* ({seeds}). The roles are those of chapter 23a: the primary design, *confirmatory* for the in-family design under `hidden` prompts and for every other set that detects a gain of the margin, *descriptive* otherwise, and *undecided* while the table lacks the set. The capped in-family designs are shown for their cost only; the study judges the whole sets.{'' if power else ' The table is written by `python -m sqlforge.spider_study power` after the base measurement on the GPU; `python -m sqlforge.spider_prereg` then fills it in here.'}
+From the power table `{power_file}`{'' if power else f' ({NOT_YET})'}, design *{spec['design']}* ({seeds}). The roles are those of chapter 23a: the primary design, *confirmatory* for the in-family design under `hidden` prompts and for every other set that detects a gain of the margin, *descriptive* otherwise, and *undecided* while the table lacks the set. The in-family rows are the judged design, at most {cap} questions per database; the rows of the whole sets follow for comparison and are not judged.{'' if power else ' The table is written by `python -m sqlforge.spider_study power` after the base measurement on the GPU; `python -m sqlforge.spider_prereg` then fills it in here.'}
 
 {detect_table(spec, power)}
+
+**Judge cost**, from the table's task counts: each trained arm is judged with {spec['arm_seeds']} seeds on every judged set above, {cost['per_arm']} episodes an arm ({cost['in_family_per_arm']} of them in family) and {cost['arms']} for the {len(spec['arms'])} arms. The base arm's added seeds take {cost['base_added']} episodes.
 
 ## Fixed in advance, and deviations
 

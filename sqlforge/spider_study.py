@@ -14,11 +14,11 @@ from .harness import HarnessConfig, protocol
 from .tasks import Suite, Task, load_suite
 
 # %% auto #0
-__all__ = ['N_HELDOUT_TRAIN', 'HELDOUT_SALT', 'SPIDER_SETS', 'STUDY_MODEL', 'STUDY_MODELS', 'PER_DATABASE_SEED', 'BASE_DIR',
-           'POOL_BAND', 'POOL_MIN_TASKS', 'POOL_MIN_DATABASES', 'POOL_DIR', 'TWINS_DIR', 'POWER_DESIGNS',
+__all__ = ['N_HELDOUT_TRAIN', 'HELDOUT_SALT', 'SPIDER_SETS', 'STUDY_MODEL', 'STUDY_MODELS', 'PER_DATABASE_SEED', 'IN_FAMILY_CAP',
+           'BASE_DIR', 'POOL_BAND', 'POOL_MIN_TASKS', 'POOL_MIN_DATABASES', 'POOL_DIR', 'TWINS_DIR', 'POWER_DESIGNS',
            'IN_FAMILY_CAPS', 'POWER_FILE', 'heldout_databases', 'study_harness', 'train_split', 'set_tasks',
-           'study_set', 'base_dir', 'measure', 'plan', 'build_pool', 'power_path', 'in_family_label', 'power_sets',
-           'power_report', 'measure_order', 'main']
+           'study_set', 'judged_task_ids', 'base_dir', 'base_sweeps', 'measure', 'plan', 'build_pool', 'power_path',
+           'in_family_label', 'power_sets', 'power_report', 'measure_order', 'main']
 
 # %% ../nbs/23_spider_study.ipynb #65296a27
 N_HELDOUT_TRAIN = 26          # train databases held out of every pool: with dev's 19, 45 clusters in family
@@ -32,9 +32,9 @@ def heldout_databases(databases: Sequence[str], n: int = N_HELDOUT_TRAIN, salt: 
 
 # %% ../nbs/23_spider_study.ipynb #3cce727e
 SPIDER_SETS: dict[str, dict[str, Any]] = {
-    "spider-dev": dict(role="in-family", suite="spider-dev", seeds=4, prompts=("schema", "hidden")),
+    "spider-dev": dict(role="in-family", suite="spider-dev", seeds=4, base_seeds=8, prompts=("schema", "hidden")),
     "spider-train-heldout": dict(role="in-family", suite="spider-train", databases="heldout", per_database=15, seeds=4,
-                                 prompts=("schema", "hidden")),
+                                 base_seeds=8, prompts=("schema", "hidden")),
     "spider-train-pool": dict(role="pool", suite="spider-train", databases="pool", per_database=7, seeds=4, prompts=("schema",),
                               mode="strict", nonempty=True),
     "spider-syn": dict(role="variant", suite="spider-syn", seeds=2, prompts=("schema",)),
@@ -113,6 +113,15 @@ def study_set(name: str, sets: dict[str, dict] = SPIDER_SETS, root: str | Path |
         atomic_write_json(d / "subset.json", stamp)
     return d / "tasks.jsonl"
 
+# %% ../nbs/23_spider_study.ipynb #b7c1e2a1
+IN_FAMILY_CAP = 15          # questions of each database the study judges in family
+
+def judged_task_ids(name: str, sets: dict[str, dict] = SPIDER_SETS, cap: int = IN_FAMILY_CAP,
+                    task_file: str | Path | None = None) -> tuple[str, ...] | None:
+    "The ids of a study set's tasks that the study judges (a sweep's `task_ids`): in family at most `cap` per database; None: all."
+    if sets[name]["role"] != "in-family": return None
+    return tuple(t.id for t in _per_database(load_suite(task_file or study_set(name, sets)).tasks, cap))
+
 # %% ../nbs/23_spider_study.ipynb #f9b7db4f
 BASE_DIR = "results/spider-base"
 
@@ -120,27 +129,42 @@ def base_dir(model: str, prompt: str, name: str, root: str | Path | None = None)
     "Where a base measurement of one set goes: `<root>/<model>/<prompt>/<set>`, by default under the repository's BASE_DIR."
     return Path(root or project_root() / BASE_DIR) / model / prompt / name
 
+def _holds(sc) -> bool:
+    "Whether a sweep's run folder already holds every episode of the sweep."
+    from sqlforge.sweeps import sweep_jobs
+    ep = sc.run_dir() / "episodes.jsonl"
+    have = {(r["task"], r["seed"]) for r in read_jsonl(ep)} if ep.exists() else set()
+    return all((t.id, s) in have for t, s in sweep_jobs(load_suite(sc.suite), sc))
+
+def base_sweeps(model: str, name: str, prompt: str = "schema", seeds: int | None = None, root: str | Path | None = None,
+                sets: dict[str, dict] = SPIDER_SETS, **sweep: Any) -> list:
+    "The sweeps that measure one set: its own seeds on every task, then `seeds` on the judged tasks (every task off family)."
+    from sqlforge.sweeps import SweepConfig
+    spec = sets[name]
+    if prompt not in spec["prompts"]:
+        raise ValueError(f"set {name!r} is measured under {', '.join(spec['prompts'])} only, not {prompt!r}")
+    if seeds is not None and seeds < spec["seeds"]:
+        raise ValueError(f"set {name!r} is measured with {spec['seeds']} seeds; --seeds {seeds} would measure fewer")
+    own = SweepConfig(model=model, suite=str(study_set(name, sets)), seeds=tuple(range(spec["seeds"])),
+                      harness=study_harness(prompt), run=f"base-{name}", out=str(base_dir(model, prompt, name, root)), **sweep)
+    if seeds is None or seeds == spec["seeds"]: return [own]
+    more = dataclasses.replace(own, seeds=tuple(range(seeds)), task_ids=judged_task_ids(name, sets))
+    return [more] if more.task_ids is None or _holds(own) else [own, more]
+
 def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size: int = 256, device: str = "auto",
             root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS, progress: bool = True,
             engine_memory: float | None = None, seeds: int | None = None) -> dict[str, Path]:
-    "The base model's sweep of each named set under `prompt` with its seeds, or `seeds` of them (resumable): run folder by set."
-    from sqlforge.sweeps import SweepConfig, run_sweep
+    "The base model's sweeps of each named set under `prompt` with its seeds, or `seeds` of them (resumable): run folder by set."
+    from sqlforge.sweeps import run_sweep
     runs = {}
     for name in names:
-        spec = sets[name]
-        if prompt not in spec["prompts"]:
-            raise ValueError(f"set {name!r} is measured under {', '.join(spec['prompts'])} only, not {prompt!r}")
-        if seeds is not None and seeds < spec["seeds"]:
-            raise ValueError(f"set {name!r} is measured with {spec['seeds']} seeds; --seeds {seeds} would measure fewer")
-        sc = SweepConfig(model=model, suite=str(study_set(name, sets)), seeds=tuple(range(seeds or spec["seeds"])),
-                         harness=study_harness(prompt), batch_size=batch_size, engine_memory=engine_memory, device=device,
-                         run=f"base-{name}",
-                         out=str(base_dir(model, prompt, name, root)))
-        runs[name] = run_sweep(sc, progress=progress)
+        for sc in base_sweeps(model, name, prompt, seeds, root, sets, batch_size=batch_size, engine_memory=engine_memory,
+                              device=device):
+            runs[name] = run_sweep(sc, progress=progress)
     return runs
 
 def plan(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS) -> list[dict]:
-    "Every (prompt, set) run the study needs of `model`: tasks, seeds, episodes wanted and done."
+    "Every (prompt, set) run the study needs of `model`: tasks, seeds, episodes wanted and done, and the base arm's added seeds."
     rows = []
     for item in STUDY_MODELS.get(model, tuple(sets)):
         name, _, only = item.partition(":")
@@ -148,9 +172,14 @@ def plan(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPI
         for prompt in (only,) if only else spec["prompts"]:
             n = len(load_suite(study_set(name, sets)).tasks)
             ep = base_dir(model, prompt, name, root) / "episodes.jsonl"
-            done = sum(1 for _ in open(ep)) if ep.exists() else 0
-            rows.append({"set": name, "prompt": prompt, "role": spec["role"], "tasks": n, "seeds": spec["seeds"],
-                         "episodes": n * spec["seeds"], "done": done})
+            seeds = [r["seed"] for r in read_jsonl(ep)] if ep.exists() else []
+            row = {"set": name, "prompt": prompt, "role": spec["role"], "tasks": n, "seeds": spec["seeds"],
+                   "episodes": n * spec["seeds"], "done": sum(s < spec["seeds"] for s in seeds)}
+            if spec.get("base_seeds", 0) > spec["seeds"] and (model == STUDY_MODEL or model not in STUDY_MODELS):
+                added, k = list(range(spec["seeds"], spec["base_seeds"])), len(judged_task_ids(name, sets))
+                row |= {"added_seeds": added, "added_tasks": k, "added_episodes": k * len(added),
+                        "added_done": len(seeds) - row["done"]}
+            rows.append(row)
     return rows
 
 # %% ../nbs/23_spider_study.ipynb #7d57e6fe
@@ -199,7 +228,7 @@ def build_pool(model: str = STUDY_MODEL, prompt: str = "schema", root: str | Pat
 # %% ../nbs/23_spider_study.ipynb #d5d8f214
 POWER_DESIGNS = {"base 8 + arm 5": dict(seeds_base=8, seeds_arm=5), "base 4 + arm 4": dict(seeds_base=4, seeds_arm=4),
                  "base 8 + arm 8": dict(seeds_base=8, seeds_arm=8)}
-IN_FAMILY_CAPS = (None, 30, 15)
+IN_FAMILY_CAPS = (None, IN_FAMILY_CAP)   # the whole sets, for comparison, and the judged design
 POWER_FILE = f"{BASE_DIR}/power.json"   # the study model's; another model's goes in its own folder
 
 def power_path(model: str = STUDY_MODEL, root: str | Path | None = None) -> Path:
@@ -214,18 +243,20 @@ def in_family_label(prompt: str, cap: int | None = None) -> str:
 def power_sets(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS) -> dict[str, Any]:
     "The measured sets' base counts by label (`<set> [<prompt>]`), with the in-family held-out designs."
     import pandas as pd
-    from sqlforge.power import cap_per_cluster, run_counts
-    out = {}
+    from sqlforge.power import run_counts
+    out, in_family = {}, ("spider-dev", "spider-train-heldout")
     for name, spec in sets.items():
         for prompt in spec["prompts"]:
             ep = base_dir(model, prompt, name, root) / "episodes.jsonl"
             if ep.exists(): out[f"{name} [{prompt}]"] = run_counts(ep)
+    judged = {}
     for prompt in ("schema", "hidden"):
-        parts = [out.get(f"{n} [{prompt}]") for n in ("spider-dev", "spider-train-heldout")]
+        parts = [out.get(f"{n} [{prompt}]") for n in in_family]
         if any(p is None for p in parts): continue
         both = pd.concat(parts, ignore_index=True)
         for cap in IN_FAMILY_CAPS:
-            out[in_family_label(prompt, cap)] = both if cap is None else cap_per_cluster(both, cap).reset_index(drop=True)
+            if cap is not None and cap not in judged: judged[cap] = {i for n in in_family for i in judged_task_ids(n, sets, cap)}
+            out[in_family_label(prompt, cap)] = both if cap is None else both[both.task.isin(judged[cap])].reset_index(drop=True)
     return out
 
 def power_report(model: str = STUDY_MODEL, root: str | Path | None = None, n_sims: int = 400,
@@ -266,13 +297,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             s.add_argument("--prompt", default="schema", choices=("schema", "hidden"), help="for SETs named without one")
             s.add_argument("--batch", type=int, default=256); s.add_argument("--device", default="auto")
             s.add_argument("--engine-memory", type=float, help="share of the GPU's memory the rollout engine may take")
-            s.add_argument("--seeds", type=int, help="measure seeds 0..N-1 instead of the set's own (at least as many)")
+            s.add_argument("--seeds", type=int, help="measure seeds 0..N-1 instead of the set's own (at least as many); in family "
+                                                       "the added seeds run on the judged tasks only")
             s.add_argument("sets", nargs="+", metavar="SET[:PROMPT]", help=f"in order; sets: {', '.join(SPIDER_SETS)}")
     a = ap.parse_args(argv)
     try:
         if a.cmd == "plan":
-            for r in plan(a.model): print(f"{r['set']:<22} {r['prompt']:<7} {r['role']:<10} {r['tasks']:>5} tasks x {r['seeds']} "
-                                          f"= {r['episodes']:>5} episodes, {r['done']:>5} done")
+            for r in plan(a.model):
+                print(f"{r['set']:<22} {r['prompt']:<7} {r['role']:<10} {r['tasks']:>5} tasks x {r['seeds']} "
+                      f"= {r['episodes']:>5} episodes, {r['done']:>5} done")
+                if "added_seeds" in r:
+                    print(f"{'':<41}+ seeds {r['added_seeds'][0]}-{r['added_seeds'][-1]} on {r['added_tasks']:>4} judged tasks "
+                          f"= {r['added_episodes']:>5} episodes, {r['added_done']:>5} done")
         elif a.cmd == "measure":
             for name, prompt in measure_order(a.sets, a.prompt):
                 runs = measure(a.model, [name], prompt, a.batch, a.device, engine_memory=a.engine_memory, seeds=a.seeds)
