@@ -20,9 +20,9 @@ from .passk import task_passes
 
 # %% auto #0
 __all__ = ['REPLICATION_COMPARISON', 'beta_prior', 'shrunk_rates', 'EffectModel', 'Draws', 'simulate', 'compare',
-           'critical_value', 'power', 'set_mde', 'power_at_delta', 'run_counts', 'clusters_of', 'observed_comparison',
-           'calibrate', 'replication_calibration', 'PowerDesign', 'set_power', 'cap_per_cluster', 'power_table',
-           'write_power', 'plot_power']
+           'critical_value', 'power', 'shift_for_delta', 'set_mde', 'power_at_delta', 'run_counts', 'clusters_of',
+           'observed_comparison', 'calibrate', 'replication_calibration', 'PowerDesign', 'set_power', 'cap_per_cluster',
+           'power_table', 'write_power', 'plot_power']
 
 # %% ../nbs/47_power.ipynb #a81f7e1e
 def beta_prior(passes: np.ndarray, n: np.ndarray) -> tuple[float, float]:
@@ -80,10 +80,10 @@ def critical_value(n_clusters: int, alpha: float = 0.05, few_clusters: int = 20)
     q = 1 - alpha / 2
     return float(sps.norm.ppf(q) if n_clusters >= few_clusters else sps.t.ppf(q, max(n_clusters - 1, 1)))
 
-def power(p: np.ndarray, clusters: np.ndarray, shift: float, effect: EffectModel, d: Draws, crit: float) -> tuple[float, float]:
-    "(power, mean true Δ) at logit shift `shift`: the share of comparisons whose interval excludes 0 on the effect's side."
+def power(p: np.ndarray, clusters: np.ndarray, shift: float, effect: EffectModel, d: Draws, crit: float,
+          side: int = 1) -> tuple[float, float]:
+    "(power, mean true Δ) at logit shift `shift`: the share of comparisons whose interval excludes 0 on `side` (+1 gain, −1 harm)."
     tr, est, se = compare(p, clusters, shift, effect, d)
-    side = 1 if shift >= 0 else -1
     return float(np.mean(side * est > crit * se)), float(tr.mean())
 
 def _bisect(f, lo: float, hi: float, target: float, steps: int = 30) -> float | None:
@@ -94,13 +94,22 @@ def _bisect(f, lo: float, hi: float, target: float, steps: int = 30) -> float | 
         lo, hi = (mid, hi) if f(mid) < target else (lo, mid)
     return hi
 
+def shift_for_delta(p: np.ndarray, clusters: np.ndarray, delta: float, effect: EffectModel, d: Draws,
+                    max_shift: float = 8.0) -> float | None:
+    "The logit shift (of either sign) whose mean true Δ is `delta` points; None when no shift within ±`max_shift` gives it."
+    f = lambda x: compare(p, clusters, x, effect, d)[0].mean()
+    if f(-max_shift) > delta: return None
+    return _bisect(f, -max_shift, max_shift, delta)
+
 def set_mde(p: np.ndarray, clusters: np.ndarray, effect: EffectModel, d: Draws, alpha: float = 0.05, target: float = 0.8,
             few_clusters: int = 20, max_shift: float = 8.0) -> dict:
-    "Minimum detectable Δ (points) for a gain and for harm, with the shifts and SEs there."
+    "Minimum detectable true Δ (points) for a gain and for harm, searched from Δ = 0 outwards, with the shifts and SEs there."
     crit = critical_value(d.u.shape[1], alpha, few_clusters)
+    s0 = shift_for_delta(p, clusters, 0.0, effect, d, max_shift)
     out = {}
     for name, side in (("gain", 1), ("harm", -1)):
-        s = _bisect(lambda x: power(p, clusters, side * x, effect, d, crit)[0], 0.0, max_shift, target)
+        f = lambda x: power(p, clusters, side * x, effect, d, crit, side)[0]     # x grows away from Δ = 0 on this side
+        s = None if s0 is None else _bisect(f, side * s0, max_shift, target)
         if s is None: out[name] = None; continue
         tr, est, se = compare(p, clusters, side * s, effect, d)
         out[name] = {"mde": round(float(tr.mean()), 2), "shift": round(side * s, 3), "se": round(float(se.mean()), 2)}
@@ -108,10 +117,10 @@ def set_mde(p: np.ndarray, clusters: np.ndarray, effect: EffectModel, d: Draws, 
 
 def power_at_delta(p: np.ndarray, clusters: np.ndarray, delta: float, effect: EffectModel, d: Draws, alpha: float = 0.05,
                    few_clusters: int = 20, max_shift: float = 8.0) -> float | None:
-    "Power against a true Δ of `delta` points (None when no shift up to `max_shift` makes Δ that large)."
+    "Power against a true Δ of `delta` points (None when no shift within ±`max_shift` makes Δ that large)."
     crit, side = critical_value(d.u.shape[1], alpha, few_clusters), 1 if delta >= 0 else -1
-    s = _bisect(lambda x: side * power(p, clusters, side * x, effect, d, crit)[1], 0.0, max_shift, abs(delta))
-    return None if s is None else round(power(p, clusters, side * s, effect, d, crit)[0], 3)
+    s = shift_for_delta(p, clusters, delta, effect, d, max_shift)
+    return None if s is None else round(power(p, clusters, s, effect, d, crit, side)[0], 3)
 
 # %% ../nbs/47_power.ipynb #848f1b45
 def run_counts(episodes: str | Path | Sequence[dict]) -> pd.DataFrame:
@@ -145,8 +154,8 @@ def calibrate(base: pd.DataFrame, observed: dict, grid: Sequence[float] = tuple(
     curve = []
     for s in grid:
         eff = EffectModel(s, s)
-        mu = _bisect(lambda x: compare(p, g, x, eff, d)[0].mean(), 0.0, 10.0, observed["delta"])
-        if mu is None or mu <= 1e-6: continue                      # heterogeneity alone already gives the Δ
+        mu = shift_for_delta(p, g, observed["delta"], eff, d, max_shift=10.0)
+        if mu is None: continue
         curve.append((float(s), float(mu), float(compare(p, g, mu, eff, d)[2].mean())))
     s, mu, se = min(curve, key=lambda c: abs(c[2] - observed["se"]))
     return {"sd": s, "shift": round(mu, 3), "simulated_se": round(se, 3), "observed": observed,
