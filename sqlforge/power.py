@@ -21,8 +21,8 @@ from .passk import task_passes
 # %% auto #0
 __all__ = ['REPLICATION_COMPARISON', 'beta_prior', 'shrunk_rates', 'EffectModel', 'Draws', 'simulate', 'compare',
            'critical_value', 'power', 'shift_for_delta', 'set_mde', 'power_at_delta', 'run_counts', 'clusters_of',
-           'observed_comparison', 'calibrate', 'replication_calibration', 'PowerDesign', 'set_power', 'cap_per_cluster',
-           'power_table', 'write_power', 'plot_power']
+           'observed_comparison', 'calibrate', 'replication_calibration', 'PowerDesign', 'set_power', 'power_table',
+           'write_power', 'plot_power']
 
 # %% ../nbs/47_power.ipynb #a81f7e1e
 def beta_prior(passes: np.ndarray, n: np.ndarray) -> tuple[float, float]:
@@ -200,13 +200,6 @@ def set_power(counts: pd.DataFrame, design: PowerDesign = PowerDesign(), effect:
     detect = lambda x: x is not None and x >= design.power
     row["detects_gain"], row["detects_loss"] = detect(row["power_gain_margin"]), detect(row["power_loss_margin"])
     return row
-
-def cap_per_cluster(counts: pd.DataFrame, cap: int, seed: int = 0) -> pd.DataFrame:
-    "At most `cap` tasks of each database, drawn at random (seeded), in the original order."
-    rng = np.random.default_rng(seed)
-    keep = counts.groupby("database", group_keys=False).apply(
-        lambda df: df if len(df) <= cap else df.iloc[np.sort(rng.choice(len(df), cap, replace=False))], include_groups=False)
-    return counts.loc[sorted(keep.index)]
 
 # %% ../nbs/47_power.ipynb #c7ade527
 def power_table(sets: dict[str, pd.DataFrame], designs: dict[str, PowerDesign], effect: EffectModel = EffectModel()) -> pd.DataFrame:
