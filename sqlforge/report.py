@@ -436,7 +436,7 @@ def absolute_paths(root: str | Path | None = None, folders: Sequence[str] = RECO
     return hits
 
 # %% ../nbs/50_report.ipynb #883c90dd
-CHAPTERS = ("51_question_design.ipynb", "52_results.ipynb", "53_parity.ipynb", "54_costs.ipynb", "55_replication.ipynb", "56_spider_base.ipynb", "60_transcripts.ipynb")
+CHAPTERS = ("51_question_design.ipynb", "52_results.ipynb", "53_parity.ipynb", "54_costs.ipynb", "55_replication.ipynb", "56_spider_base.ipynb", "57_spider_study.ipynb", "60_transcripts.ipynb")
 
 @contextmanager
 def outside_tests():
