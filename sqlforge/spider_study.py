@@ -151,7 +151,7 @@ def base_sweeps(model: str, name: str, prompt: str = "schema", seeds: int | None
     more = dataclasses.replace(own, seeds=tuple(range(seeds)), task_ids=judged_task_ids(name, sets))
     return [more] if more.task_ids is None or _holds(own) else [own, more]
 
-def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size: int = 256, device: str = "auto",
+def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size: int = 64, device: str = "auto",
             root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS, progress: bool = True,
             engine_memory: float | None = None, seeds: int | None = None) -> dict[str, Path]:
     "The base model's sweeps of each named set under `prompt` with its seeds, or `seeds` of them (resumable): run folder by set."
@@ -295,7 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         s.add_argument("--model", default=STUDY_MODEL)
         if name == "measure":
             s.add_argument("--prompt", default="schema", choices=("schema", "hidden"), help="for SETs named without one")
-            s.add_argument("--batch", type=int, default=256); s.add_argument("--device", default="auto")
+            s.add_argument("--batch", type=int, default=64, help="episodes at once: the engine's slots, each as long as the longest "
+                           "turn, must fit its share of memory (256 slots of 2,600 tokens outgrew 0.22 of an H100)")
+            s.add_argument("--device", default="auto")
             s.add_argument("--engine-memory", type=float, help="share of the GPU's memory the rollout engine may take")
             s.add_argument("--seeds", type=int, help="measure seeds 0..N-1 instead of the set's own (at least as many); in family "
                                                        "the added seeds run on the judged tasks only")

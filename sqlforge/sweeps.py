@@ -304,7 +304,7 @@ def _session(man: dict) -> dict:
     mach = man.get("machine") or {}
     return {"started": man.get("created"), "git_sha": (man.get("git") or {}).get("sha"),
             "machine": mach.get("name") or mach.get("platform"), "episodes_before": man.get("episodes_before", 0),
-            "status": man.get("status"), "wall_seconds": man.get("wall_seconds")}
+            "infra_retried": man.get("infra_retried", 0), "status": man.get("status"), "wall_seconds": man.get("wall_seconds")}
 
 def _prior_sessions(run_dir: Path) -> list[dict]:
     "The sessions a run folder's manifest records (one, read from its fields, for a manifest older than this record)."
@@ -332,14 +332,17 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool | WorkProgress = Tru
     run_dir = cfg.run_dir(); run_dir.mkdir(parents=True, exist_ok=True)
     _check_identity(run_dir, cfg)
     log = JsonlLog(run_dir / "episodes.jsonl")
-    done = {(r["task"], r["seed"]) for r in log.rows()}
+    latest = {(r["task"], r["seed"]): r["outcome"] for r in log.rows()}     # a retried episode: its newest row counts
+    retry = {k for k, o in latest.items() if o == Outcome.INFRA_ERROR.value}
+    done = set(latest) - retry
     jobs = sweep_jobs(suite, cfg)
     todo = [(t, s) for t, s in jobs if (t.id, s) not in done]
     if not todo and _status(run_dir) == "complete": return run_dir      # keep the run as the run that did the work left it
     unpack_transcripts(run_dir)
     policy = policy or load_sweep_policy(cfg)
     prior = _prior_sessions(run_dir)
-    _write_manifest(run_dir, cfg, suite, policy, started, {"status": "running", "episodes_before": len(done)}, prior)
+    resumed = {"episodes_before": len(done), "infra_retried": len(retry)}
+    _write_manifest(run_dir, cfg, suite, policy, started, {"status": "running", **resumed}, prior)
     if todo:
         def save(tr: Transcript) -> None:
             atomic_write_bytes(run_dir / "transcripts" / f"{episode_key(tr.task, tr.seed)}.json.gz",
@@ -355,8 +358,7 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool | WorkProgress = Tru
         finally:
             if own: progress.close()
     finish_run(run_dir, [(t.id, s) for t, s in jobs], cfg.harness.max_turns)
-    _write_manifest(run_dir, cfg, suite, policy, started, {"status": "complete", "episodes": len(jobs),
-                                                           "episodes_before": len(done)}, prior)
+    _write_manifest(run_dir, cfg, suite, policy, started, {"status": "complete", "episodes": len(jobs), **resumed}, prior)
     return run_dir
 
 def finish_run(run_dir: Path, order: Sequence[tuple[str, int]], max_turns: int | None) -> dict:
