@@ -138,12 +138,12 @@ def _rollout_rows(d: dict, file: str) -> list[BenchRow]:
     def row(r):
         w = {**plan.get(r["model"], {}), **r}
         turns, new = w["turns"], w.get("new_tokens_per_turn", w.get("new_tokens"))
-        ok = "generated_tokens_per_s" in r
-        return BenchRow("rollout engine", f"{r['model']}, {r['engine']}",
+        ok, slow = "generated_tokens_per_s" in r, "fla_unavailable" in ((r.get("engine_info") or {}).get("kernels") or {})
+        return BenchRow("rollout engine", f"{r['model']}, {r['engine']}" + (" (Gated DeltaNet in torch: fla missing)" if slow else ""),
                         f"{w['concurrent']} episodes, prompt {w['prompt_tokens']:,}, {turns} turns × {new} tokens",
                         _card_name(r["gpu"]) if r.get("gpu") else card, file_commit(d, r.get("git_sha")),
                         when(r.get("measured"), at), file, f"{_number(r['generated_tokens_per_s'])} generated tokens/s" if ok else "",
-                        r.get("generated_tokens_per_s"), rollout_target(r["model"], r["engine"], w["concurrent"], turns, new),
+                        r.get("generated_tokens_per_s"), None if slow else rollout_target(r["model"], r["engine"], w["concurrent"], turns, new),
                         note="" if ok else _why_not(r))
     return [row(r) for r in d["results"]]
 

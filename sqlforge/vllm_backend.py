@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib, dataclasses, functools, gc, importlib.metadata, itertools, json, logging, math, os, re, shutil, tempfile, time, types, weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import torch
 
@@ -18,13 +18,13 @@ from .models import Policy
 from .vllm_carry import VllmUnavailable, installed_version, vllm_mismatch
 
 # %% auto #0
-__all__ = ['LORA_RANKS', 'VLLM_ENV', 'OWN_ARCHITECTURES', 'SEED_BITS', 'ADAPTER_MIN_EFFECT', 'ADAPTER_MAX_GAP_SHARE',
-           'PROBE_EFFECT', 'PROBE_SCALES', 'PROBE_TEXT', 'STARTUP_PHASES', 'VllmConfig', 'llm_kwargs',
-           'model_architecture', 'model_max_len', 'qwen35_text_class', 'servable', 'base_state_dict', 'vllm_model_dir',
-           'sampling_kwargs', 'to_generation', 'adapter_rank', 'check_rank', 'lora_modules', 'lora_fingerprint',
-           'AdapterInactive', 'adapter_verdict', 'lora_applied', 'forward_logprobs', 'write_probe_adapter', 'VllmApi',
-           'load_vllm', 'vllm_log', 'startup_phases', 'VllmBackend', 'FakeSamplingParams', 'FakeLoRARequest', 'FakeLLM',
-           'fake_vllm_api']
+__all__ = ['LORA_RANKS', 'VLLM_ENV', 'OWN_ARCHITECTURES', 'SEED_BITS', 'VLLM_PACKED_LORA', 'ADAPTER_MIN_EFFECT',
+           'ADAPTER_MAX_GAP_SHARE', 'PROBE_EFFECT', 'PROBE_SCALES', 'PROBE_TEXT', 'STARTUP_PHASES', 'VllmConfig',
+           'llm_kwargs', 'model_architecture', 'model_max_len', 'qwen35_text_class', 'servable', 'base_state_dict',
+           'vllm_model_dir', 'sampling_kwargs', 'to_generation', 'adapter_rank', 'packed_lora_gap', 'check_rank',
+           'lora_modules', 'lora_fingerprint', 'AdapterInactive', 'adapter_verdict', 'lora_applied', 'forward_logprobs',
+           'write_probe_adapter', 'VllmApi', 'load_vllm', 'vllm_log', 'startup_phases', 'VllmBackend',
+           'FakeSamplingParams', 'FakeLoRARequest', 'FakeLLM', 'fake_vllm_api']
 
 # %% ../nbs/12b_vllm.ipynb #e6da7659
 LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)     # the maximum ranks vLLM 0.26 can be started with
@@ -147,6 +147,17 @@ def adapter_rank(folder: str | Path) -> int:
     cfg = json.loads((Path(folder) / "adapter_config.json").read_text())
     return max([int(cfg["r"]), *map(int, (cfg.get("rank_pattern") or {}).values())])
 
+VLLM_PACKED_LORA = (("in_proj_qkv", "in_proj_z"),)   # one layer in vLLM 0.26: a LoRA on one of them alone crashes it
+
+def packed_lora_gap(names: Iterable[str]) -> str | None:
+    "A LoRA module whose partner in one of vLLM's packed layers (VLLM_PACKED_LORA) has none, as `a without b`; None if there is none."
+    have = set(names)
+    for n in sorted(have):
+        prefix, kind = n.rsplit(".", 1) if "." in n else ("", n)
+        for group in VLLM_PACKED_LORA:
+            if kind in group and (miss := [f"{prefix}.{k}" for k in group if f"{prefix}.{k}" not in have]): return f"{n} without {miss[0]}"
+    return None
+
 def check_rank(rank: int, max_rank: int, adapter: str) -> None:
     "Refuse an adapter whose rank is above the backend's maximum, with the fix."
     if rank > max_rank:
@@ -236,15 +247,17 @@ def forward_logprobs(policy: Policy, ids: Sequence[int], adapter: str | Path | N
     return logits.log_softmax(-1).gather(1, torch.tensor(list(ids[1:]), device=logits.device)[:, None])[:, 0].tolist()
 
 def write_probe_adapter(model: torch.nn.Module, modules: Sequence[str], r: int, alpha: int, folder: str | Path,
-                        scale: float, seed: int = 0) -> Path:
-    "A LoRA adapter on `modules` of `model` with random A (rows of norm ~1) and B (entries N(0, scale²)), saved as PEFT saves one."
+                        scale: float, seed: int = 0, active: Sequence[str] | None = None) -> Path:
+    "A LoRA adapter on `modules` of `model`, A random (rows of norm ~1), B N(0, scale²) on the `active` ones (default all) and 0 on the rest."
     from safetensors.torch import save_file
     from sqlforge.update import causal_lm
     mods, g, t = dict(causal_lm(model).named_modules()), torch.Generator().manual_seed(seed), {}
+    on = set(modules if active is None else active)
     for name in modules:
         m = mods[name]
         t[f"base_model.model.{name}.lora_A.weight"] = torch.randn(r, m.in_features, generator=g) / math.sqrt(m.in_features)
-        t[f"base_model.model.{name}.lora_B.weight"] = torch.randn(m.out_features, r, generator=g) * scale
+        b = torch.randn(m.out_features, r, generator=g) * scale
+        t[f"base_model.model.{name}.lora_B.weight"] = b if name in on else torch.zeros_like(b)
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     save_file(t, folder / "adapter_model.safetensors")
     kinds = sorted({n.rsplit(".", 1)[-1] for n in modules})
@@ -316,6 +329,9 @@ class VllmBackend:
         self.cfg = cfg = dataclasses.replace(cfg, in_process=self.arch in OWN_ARCHITECTURES if cfg.in_process is None else cfg.in_process)
         self.adapter = adapter_dir(adapter) if adapter is not None else None
         if self.adapter is not None: check_rank(adapter_rank(self.adapter), cfg.max_lora_rank, display_path(self.adapter))
+        if self.adapter is not None and (gap := packed_lora_gap(_lora_tensors(self.adapter))):
+            raise ValueError(f"the adapter {display_path(self.adapter)} has a LoRA on {gap}, which vLLM 0.26 packs into one layer and cannot "
+                             "apply in part: train with both or neither, or use the transformers backend")
         if follow: check_rank(max(r for r, _ in lora_modules(policy.model).values()), cfg.max_lora_rank, f"being trained on {policy.name}")
         self.api = api or load_vllm(cfg.in_process)
         self.own_class = servable(self.arch, self.api.architectures, self.api.version, self.model_dir)
@@ -444,8 +460,8 @@ class VllmBackend:
         base_t, base_v = forward_logprobs(pol, ids), self.prompt_logprobs(ids)
         kinds = sorted({m.rsplit(".", 1)[-1] for m in modules})
         res = {"prompt_tokens": len(ids), "modules": len(modules), "rank": r, "probe": self._probe(ids, modules, r, alpha, base_t, base_v)}
-        res["kinds"] = {k: self._probe(ids, [m for m in modules if m.endswith("." + k)], r, alpha, base_t, base_v, res["probe"]["scale"])
-                        for k in kinds}
+        res["kinds"] = {k: self._probe(ids, modules, r, alpha, base_t, base_v, res["probe"]["scale"],
+                                       active=[m for m in modules if m.endswith("." + k)]) for k in kinds}
         what = f"vLLM {self.api.version} on {pol.name} ({display_path(self.model_dir)}, {self.arch})"
         adapter = display_path(self.adapter) if self.adapter is not None else f"being trained on {pol.name}"
         if res["probe"]["active"] is not True:
@@ -462,10 +478,10 @@ class VllmBackend:
         return res
 
     def _probe(self, ids: list[int], modules: list[str], r: int, alpha: int, base_t: list[float], base_v: list[float],
-               start: float = PROBE_SCALES[0]) -> dict:
-        "vLLM against the trainer's forward with a probe adapter on `modules`, its B scaled (from `start`) until the trainer sees PROBE_EFFECT."
+               start: float = PROBE_SCALES[0], active: list[str] | None = None) -> dict:
+        "vLLM against the trainer's forward with a probe adapter on `modules` (B zero outside `active`), B scaled up from `start` until the trainer sees PROBE_EFFECT."
         for scale in [s for s in PROBE_SCALES if s >= start]:
-            folder = write_probe_adapter(self.policy.model, modules, r, alpha, self.work_dir / "probe", scale)
+            folder = write_probe_adapter(self.policy.model, modules, r, alpha, self.work_dir / "probe", scale, active=active)
             probe_t = forward_logprobs(self.policy, ids, folder)
             if _mean_abs(probe_t, base_t) >= PROBE_EFFECT: break
         request = self._lora_request(folder)
@@ -517,6 +533,8 @@ class FakeLLM:
     def add_request(self, request_id: str, prompt: dict, params: FakeSamplingParams, lora_request=None) -> None:
         "Queue a request of token ids (its prefix-cache hit: the longest prompt prefix seen before)."
         if self.asleep: raise RuntimeError("the engine is asleep")
+        if lora_request is not None and (gap := packed_lora_gap(_lora_tensors(Path(lora_request.lora_path)))):
+            raise AttributeError(f"'NoneType' object has no attribute 'shape' (as vLLM 0.26's expand_packed_lora fails: {gap})")
         if lora_request is not None: self.loras.setdefault(lora_request.lora_int_id, lora_request.lora_path)
         ids = list(prompt["prompt_token_ids"])
         cached = max((next((i for i, (x, y) in enumerate(zip(s, ids)) if x != y), min(len(s), len(ids))) for s in self.seen), default=0)
