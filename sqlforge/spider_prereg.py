@@ -244,7 +244,7 @@ Each uses the same rule. Verdicts are stated for confirmatory comparisons; descr
 2. **The hidden schema:** the four arms against `base` in family under `hidden` prompts, with Holm over the four; hypothesis 3 rests on `spider-hidden`'s comparison. `spider-hidden` against `spider` in family under each prompt protocol.
 3. **The anti-collapse recipe:** `spider-explore` against `base` in family under each prompt protocol (in the Holm families above), and against `spider` in family under `schema` prompts. *Not worse* means the interval of that difference does not lie below 0.
 4. **Variants and off family:** every arm against `base` on each variant and off-family set under `schema` prompts, with Holm over the four arms per set. These are confirmatory only where the power table says the set detects the margin (the table below); the other sets are descriptive.
-5. **Strata and flows:** tasks the base model sometimes passes against those it never passes; in family, by Spider's difficulty level (easy, medium, hard, extra); and outcome flows into and out of `pass` from `wrong` and `no_submit`.
+5. **Strata and flows:** tasks the base model sometimes passes against those it never passes; in family, by Spider's hardness level (easy, medium, hard, extra; Spider's own rules on the gold query, chapter 05g), descriptively; and outcome flows into and out of `pass` from `wrong` and `no_submit`.
 6. **Signal during training** (descriptive): per arm and step, the groups with signal and the pool's learnable share (`pool.jsonl`), which show whether the climb still had a gradient at its last step.
 
 ## The exploration readout

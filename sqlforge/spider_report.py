@@ -14,12 +14,15 @@ from .core import read_jsonl
 from .estimators import StatsConfig, arm_from_rows
 from .reading import cluster_of, judge_run
 from .spider_base import pass_rate_interval
-from .spider_study import BASE_DIR, SPIDER_SETS, STUDY_MODEL, base_dir
+from .spider_hardness import HARDNESS_LEVELS, task_hardness
+from .spider_study import BASE_DIR, SPIDER_SETS, STUDY_MODEL, base_dir, study_set
 from .stats import analyse
+from .tasks import load_suite
 
 # %% auto #0
 __all__ = ['SPIDER_ARMS', 'IN_FAMILY', 'BESIDE', 'SIGNAL_FATES', 'study_base_run', 'study_judge_run', 'study_cluster',
-           'study_comparison', 'signal_per_step', 'exploration_verdict', 'design_behaviour', 'pass_by_exploring']
+           'study_comparison', 'signal_per_step', 'exploration_verdict', 'design_behaviour', 'pass_by_exploring',
+           'study_levels', 'pass_by_level']
 
 # %% ../nbs/57_spider_study.ipynb #0698aa66
 SPIDER_ARMS = ("spider", "spider-seed1", "spider-hidden", "spider-explore")   # the registered arms, in the pre-registration's order
@@ -102,3 +105,24 @@ def pass_by_exploring(behaviour: pd.DataFrame, cfg: StatsConfig = StatsConfig())
             row |= pass_rate_interval(counts.reset_index(), cfg)
         out.append({"episodes that": label, **row})
     return pd.DataFrame(out).set_index("episodes that")
+
+# %% ../nbs/57_spider_study.ipynb #a9d0c102
+def study_levels(sets: Sequence[str]) -> dict[str, str]:
+    "Spider's level of every task of the named study sets that has one, by `set/task`."
+    return {f"{n}/{t.id}": lv for n in sets for t in load_suite(study_set(n)).tasks if (lv := task_hardness(t)) is not None}
+
+def pass_by_level(runs_by_arm: dict[str, dict[str, Path]], levels: dict[str, str], keep: set[str] | None = None,
+                  cfg: StatsConfig = StatsConfig()) -> pd.DataFrame:
+    "Each arm's pass rate (points, clustered interval) at each of Spider's levels, over the tasks in `keep` (infra errors left out)."
+    out = []
+    for arm, runs in runs_by_arm.items():
+        eps = pd.DataFrame([{"task": f"{n}/{r['task']}", "database": study_cluster(n, r), "outcome": r["outcome"]}
+                            for n, d in runs.items() for r in read_jsonl(d / "episodes.jsonl") if r["outcome"] != "infra_error"])
+        eps = eps[eps.task.isin(keep)] if keep is not None else eps
+        eps = eps.assign(level=eps.task.map(levels))
+        for lv in HARDNESS_LEVELS:
+            part = eps[eps.level == lv]
+            if part.empty: continue
+            counts = part.groupby(["task", "database"]).outcome.agg(passes=lambda o: int((o == "pass").sum()), n="size").reset_index()
+            out.append({"arm": arm, "level": lv, "tasks": len(counts), **pass_rate_interval(counts, cfg)})
+    return pd.DataFrame(out).set_index(["level", "arm"]).sort_index(level=0, key=lambda s: s.map(HARDNESS_LEVELS.index), sort_remaining=False)
