@@ -117,7 +117,8 @@ def pass_by_level(runs_by_arm: dict[str, dict[str, Path]], levels: dict[str, str
     out = []
     for arm, runs in runs_by_arm.items():
         eps = pd.DataFrame([{"task": f"{n}/{r['task']}", "database": study_cluster(n, r), "outcome": r["outcome"]}
-                            for n, d in runs.items() for r in read_jsonl(d / "episodes.jsonl") if r["outcome"] != "infra_error"])
+                            for n, d in runs.items() for r in read_jsonl(d / "episodes.jsonl") if r["outcome"] != "infra_error"],
+                           columns=["task", "database", "outcome"])
         eps = eps[eps.task.isin(keep)] if keep is not None else eps
         eps = eps.assign(level=eps.task.map(levels))
         for lv in HARDNESS_LEVELS:
@@ -125,4 +126,5 @@ def pass_by_level(runs_by_arm: dict[str, dict[str, Path]], levels: dict[str, str
             if part.empty: continue
             counts = part.groupby(["task", "database"]).outcome.agg(passes=lambda o: int((o == "pass").sum()), n="size").reset_index()
             out.append({"arm": arm, "level": lv, "tasks": len(counts), **pass_rate_interval(counts, cfg)})
+    if not out: raise ValueError("no counted episode of a task with a level: nothing to break down")
     return pd.DataFrame(out).set_index(["level", "arm"]).sort_index(level=0, key=lambda s: s.map(HARDNESS_LEVELS.index), sort_remaining=False)

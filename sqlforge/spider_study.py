@@ -130,10 +130,10 @@ def base_dir(model: str, prompt: str, name: str, root: str | Path | None = None)
     return Path(root or project_root() / BASE_DIR) / model / prompt / name
 
 def _holds(sc) -> bool:
-    "Whether a sweep's run folder already holds every episode of the sweep."
-    from sqlforge.sweeps import sweep_jobs
+    "Whether a sweep's run folder already holds every episode of the sweep, measured (an `infra_error` is to run again)."
+    from sqlforge.sweeps import measured, sweep_jobs
     ep = sc.run_dir() / "episodes.jsonl"
-    have = {(r["task"], r["seed"]) for r in read_jsonl(ep)} if ep.exists() else set()
+    have = measured(read_jsonl(ep)) if ep.exists() else set()
     return all((t.id, s) in have for t, s in sweep_jobs(load_suite(sc.suite), sc))
 
 def base_sweeps(model: str, name: str, prompt: str = "schema", seeds: int | None = None, root: str | Path | None = None,
@@ -165,6 +165,7 @@ def measure(model: str, names: Sequence[str], prompt: str = "schema", batch_size
 
 def plan(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPIDER_SETS) -> list[dict]:
     "Every (prompt, set) run the study needs of `model`: tasks, seeds, episodes wanted and done, and the base arm's added seeds."
+    from sqlforge.sweeps import measured
     rows = []
     for item in STUDY_MODELS.get(model, tuple(sets)):
         name, _, only = item.partition(":")
@@ -172,7 +173,7 @@ def plan(model: str, root: str | Path | None = None, sets: dict[str, dict] = SPI
         for prompt in (only,) if only else spec["prompts"]:
             n = len(load_suite(study_set(name, sets)).tasks)
             ep = base_dir(model, prompt, name, root) / "episodes.jsonl"
-            seeds = [r["seed"] for r in read_jsonl(ep)] if ep.exists() else []
+            seeds = [s for _, s in measured(read_jsonl(ep))] if ep.exists() else []      # infra errors: not done
             row = {"set": name, "prompt": prompt, "role": spec["role"], "tasks": n, "seeds": spec["seeds"],
                    "episodes": n * spec["seeds"], "done": sum(s < spec["seeds"] for s in seeds)}
             if spec.get("base_seeds", 0) > spec["seeds"] and (model == STUDY_MODEL or model not in STUDY_MODELS):

@@ -22,8 +22,8 @@ from .verifier import Outcome
 # %% auto #0
 __all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'cpu_protocol_note', 'sweep_jobs', 'episode_key',
            'pack_transcripts', 'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy',
-           'make_backend', 'run_sweep', 'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs', 'parse_sweep_args',
-           'reproduce_parameters', 'reproduce_command', 'summary_text', 'main']
+           'make_backend', 'measured', 'run_sweep', 'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs',
+           'parse_sweep_args', 'reproduce_parameters', 'reproduce_command', 'summary_text', 'main']
 
 # %% ../nbs/13_sweeps.ipynb #5523f796
 BACKENDS = ("transformers", "openai", "vllm")
@@ -324,6 +324,11 @@ def _write_manifest(run_dir: Path, cfg: SweepConfig, suite: Suite, policy, start
                        gpu_seconds=round(wall, 2) if on_gpu else 0.0, **extra)
     atomic_write_json(run_dir / "manifest.json", {**man, "sessions": [*prior, _session(man)]})
 
+def measured(rows: Iterable[dict]) -> set[tuple[str, int]]:
+    "The (task, seed) pairs whose newest row measured the model: not an `infra_error`, which a resumed sweep runs again."
+    latest = {(r["task"], r["seed"]): r["outcome"] for r in rows}
+    return {k for k, o in latest.items() if o != Outcome.INFRA_ERROR.value}
+
 def run_sweep(cfg: SweepConfig, policy=None, progress: bool | WorkProgress = True) -> Path:
     "Run (or resume) a sweep; returns its run folder. `progress`: a bar of its own, none, or a part of a larger one."
     started = time.time()
@@ -332,11 +337,11 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool | WorkProgress = Tru
     run_dir = cfg.run_dir(); run_dir.mkdir(parents=True, exist_ok=True)
     _check_identity(run_dir, cfg)
     log = JsonlLog(run_dir / "episodes.jsonl")
-    latest = {(r["task"], r["seed"]): r["outcome"] for r in log.rows()}     # a retried episode: its newest row counts
-    retry = {k for k, o in latest.items() if o == Outcome.INFRA_ERROR.value}
-    done = set(latest) - retry
+    rows = log.rows()
+    done, tried = measured(rows), {(r["task"], r["seed"]) for r in rows}
     jobs = sweep_jobs(suite, cfg)
     todo = [(t, s) for t, s in jobs if (t.id, s) not in done]
+    retry = [(t.id, s) for t, s in todo if (t.id, s) in tried]
     if not todo and _status(run_dir) == "complete": return run_dir      # keep the run as the run that did the work left it
     unpack_transcripts(run_dir)
     policy = policy or load_sweep_policy(cfg)

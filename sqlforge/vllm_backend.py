@@ -154,8 +154,9 @@ def packed_lora_gap(names: Iterable[str]) -> str | None:
     have = set(names)
     for n in sorted(have):
         prefix, kind = n.rsplit(".", 1) if "." in n else ("", n)
+        named = lambda k: f"{prefix}.{k}" if prefix else k
         for group in VLLM_PACKED_LORA:
-            if kind in group and (miss := [f"{prefix}.{k}" for k in group if f"{prefix}.{k}" not in have]): return f"{n} without {miss[0]}"
+            if kind in group and (miss := [named(k) for k in group if named(k) not in have]): return f"{n} without {miss[0]}"
     return None
 
 def check_rank(rank: int, max_rank: int, adapter: str) -> None:
@@ -333,6 +334,9 @@ class VllmBackend:
             raise ValueError(f"the adapter {display_path(self.adapter)} has a LoRA on {gap}, which vLLM 0.26 packs into one layer and cannot "
                              "apply in part: train with both or neither, or use the transformers backend")
         if follow: check_rank(max(r for r, _ in lora_modules(policy.model).values()), cfg.max_lora_rank, f"being trained on {policy.name}")
+        if follow and (gap := packed_lora_gap(lora_modules(policy.model))):
+            raise ValueError(f"the adapter being trained on {policy.name} has a LoRA on {gap}, which vLLM 0.26 packs into one layer and "
+                             "cannot apply in part: train with both or neither, or roll out with the transformers backend")
         self.api = api or load_vllm(cfg.in_process)
         self.own_class = servable(self.arch, self.api.architectures, self.api.version, self.model_dir)
         if self.own_class and not cfg.in_process:
