@@ -13,6 +13,7 @@ from .behaviour import run_behaviour
 from .core import read_jsonl
 from .estimators import StatsConfig, arm_from_rows
 from .reading import cluster_of, judge_run
+from .power import run_counts
 from .spider_base import pass_rate_interval
 from .spider_hardness import HARDNESS_LEVELS, task_hardness
 from .spider_study import BASE_DIR, SPIDER_SETS, STUDY_MODEL, base_dir, study_set
@@ -116,15 +117,9 @@ def pass_by_level(runs_by_arm: dict[str, dict[str, Path]], levels: dict[str, str
     "Each arm's pass rate (points, clustered interval) at each of Spider's levels, over the tasks in `keep` (infra errors left out)."
     out = []
     for arm, runs in runs_by_arm.items():
-        eps = pd.DataFrame([{"task": f"{n}/{r['task']}", "database": study_cluster(n, r), "outcome": r["outcome"]}
-                            for n, d in runs.items() for r in read_jsonl(d / "episodes.jsonl") if r["outcome"] != "infra_error"],
-                           columns=["task", "database", "outcome"])
-        eps = eps[eps.task.isin(keep)] if keep is not None else eps
-        eps = eps.assign(level=eps.task.map(levels))
+        rows = [{**r, "task": f"{n}/{r['task']}", "database": study_cluster(n, r)} for n, d in runs.items() for r in read_jsonl(d / "episodes.jsonl")]
         for lv in HARDNESS_LEVELS:
-            part = eps[eps.level == lv]
-            if part.empty: continue
-            counts = part.groupby(["task", "database"]).outcome.agg(passes=lambda o: int((o == "pass").sum()), n="size").reset_index()
-            out.append({"arm": arm, "level": lv, "tasks": len(counts), **pass_rate_interval(counts, cfg)})
+            counts = run_counts([r for r in rows if levels.get(r["task"]) == lv and (keep is None or r["task"] in keep)])
+            if not counts.empty: out.append({"arm": arm, "level": lv, "tasks": len(counts), **pass_rate_interval(counts, cfg)})
     if not out: raise ValueError("no counted episode of a task with a level: nothing to break down")
     return pd.DataFrame(out).set_index(["level", "arm"]).sort_index(level=0, key=lambda s: s.map(HARDNESS_LEVELS.index), sort_remaining=False)
