@@ -359,7 +359,8 @@ def vllm_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 8, p
                   budget_s: float = 400.0, memory: float = 0.5, device: str = "auto", vllm_api: Any = None) -> dict:
     "vLLM against the trainer on this device: start-up and adapter check, the weights it runs, its sampled tokens' log-probs; `vllm_selftest.json`."
     from sqlforge.update import add_lora
-    from sqlforge.vllm_backend import VllmBackend, VllmConfig, forward_logprobs
+    from sqlforge.adapter_check import forward_logprobs
+    from sqlforge.vllm_backend import VllmBackend, VllmConfig
     t0, checks, state = time.time(), [], {}
     def write(status):
         res = {**run_manifest({"model": model, "n": n, "prompt_tokens": prompt_tokens, "new_tokens": new_tokens}), "status": status,

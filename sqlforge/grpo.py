@@ -52,7 +52,8 @@ def set_rng_state(s: dict) -> None:
 def make_rollout_backend(cfg: GRPOConfig, policy: Policy, vllm_api: Any = None):
     "The backend `cfg.rollout_backend` names, for the policy being trained (vLLM follows its adapter step by step)."
     if cfg.rollout_backend == "vllm":
-        from sqlforge.vllm_backend import LORA_RANKS, VllmBackend, VllmConfig, lora_modules
+        from sqlforge.adapter_check import lora_modules
+        from sqlforge.vllm_backend import LORA_RANKS, VllmBackend, VllmConfig
         rank = max(r for r, _ in lora_modules(policy.model).values())
         vc = VllmConfig(gpu_memory_utilization=cfg.vllm_memory, max_model_len=cfg.harness.max_context, max_num_seqs=cfg.rollout_batch,
                         max_lora_rank=next((r for r in LORA_RANKS if r >= rank), LORA_RANKS[-1]), sleep_mode=cfg.sleep_engine)

@@ -16,14 +16,15 @@ from .core import atomic_write_json, cache_dir, display_path, project_root, sha2
 from .generation import Generation, cut_at_stop, draw
 from .models import Policy
 from .vllm_carry import VllmUnavailable, installed_version, vllm_mismatch
+from .adapter_check import (PROBE_EFFECT, PROBE_SCALES, PROBE_TEXT, AdapterInactive, adapter_verdict, forward_logprobs,
+                                     lora_applied, lora_modules, lora_tensors, mean_abs_diff, write_probe_adapter)
+
 
 # %% auto #0
-__all__ = ['LORA_RANKS', 'VLLM_ENV', 'OWN_ARCHITECTURES', 'SEED_BITS', 'VLLM_PACKED_LORA', 'ADAPTER_MIN_EFFECT',
-           'ADAPTER_MAX_GAP_SHARE', 'PROBE_EFFECT', 'PROBE_SCALES', 'PROBE_TEXT', 'STARTUP_PHASES', 'VllmConfig',
+__all__ = ['LORA_RANKS', 'VLLM_ENV', 'OWN_ARCHITECTURES', 'SEED_BITS', 'VLLM_PACKED_LORA', 'STARTUP_PHASES', 'VllmConfig',
            'llm_kwargs', 'model_architecture', 'model_max_len', 'qwen35_text_class', 'servable', 'base_state_dict',
            'vllm_model_dir', 'sampling_kwargs', 'to_generation', 'adapter_rank', 'packed_lora_gap', 'check_rank',
-           'lora_modules', 'lora_fingerprint', 'AdapterInactive', 'adapter_verdict', 'lora_applied', 'forward_logprobs',
-           'write_probe_adapter', 'VllmApi', 'load_vllm', 'vllm_log', 'startup_phases', 'VllmBackend',
+           'lora_fingerprint', 'VllmApi', 'load_vllm', 'vllm_log', 'startup_phases', 'VllmBackend',
            'FakeSamplingParams', 'FakeLoRARequest', 'FakeLLM', 'fake_vllm_api']
 
 # %% ../nbs/12b_vllm.ipynb #e6da7659
@@ -166,106 +167,9 @@ def check_rank(rank: int, max_rank: int, adapter: str) -> None:
         raise ValueError(f"the adapter {adapter} has LoRA rank {rank}, above the {max_rank} this vLLM backend is started with; "
                          + (f"start it with VllmConfig(max_lora_rank={fit})" if fit else f"vLLM takes ranks up to {LORA_RANKS[-1]}"))
 
-def lora_modules(model: torch.nn.Module) -> dict[str, tuple[int, int]]:
-    "The LoRA-adapted linear layers of a PEFT model: name under the causal LM → (r, alpha)."
-    from sqlforge.update import causal_lm, lora_layers
-    names = {id(m): n for n, m in causal_lm(model).named_modules()}
-    return {names[id(m)]: (m.r["default"], m.lora_alpha["default"]) for m in lora_layers(model)}
-
 def lora_fingerprint(model: torch.nn.Module) -> tuple:
     "Identity and in-place version of every LoRA parameter: changes when an optimiser step changes the adapter."
     return tuple((id(p), p._version) for n, p in model.named_parameters() if "lora_" in n)
-
-# %% ../nbs/12b_vllm.ipynb #d20a2d2f
-ADAPTER_MIN_EFFECT = 0.1      # nats a token: an adapter's smallest effect the check can tell
-ADAPTER_MAX_GAP_SHARE = 0.25  # vLLM-vs-trainer gap with the adapter, as a share of the adapter's effect: above it, not applied
-PROBE_EFFECT = 0.5            # the probe's effect in the trainer's forward, nats a token
-PROBE_SCALES = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 4.0)
-PROBE_TEXT = ("Which customers placed more than three orders in 2024, and how much did each of them spend in total? "
-              "The table is orders(customer, day, amount).")
-
-class AdapterInactive(RuntimeError):
-    "vLLM loaded a LoRA adapter but does not apply it."
-
-def _mean_abs(a: Sequence[float], b: Sequence[float]) -> float:
-    if len(a) != len(b) or not a: raise ValueError(f"need two equal, non-empty lists of log-probs, got {len(a)} and {len(b)}")
-    return sum(abs(x - y) for x, y in zip(a, b)) / len(a)
-
-def adapter_verdict(base_v: Sequence[float], lora_v: Sequence[float], base_t: Sequence[float], lora_t: Sequence[float],
-                    min_effect: float = ADAPTER_MIN_EFFECT, max_share: float = ADAPTER_MAX_GAP_SHARE) -> dict:
-    "Whether vLLM (`_v`) applies an adapter the trainer's forward (`_t`) sees, from log-probs of one prompt without and with it."
-    effect, effect_v = _mean_abs(lora_t, base_t), _mean_abs(lora_v, base_v)
-    gap, gap_base = _mean_abs(lora_v, lora_t), _mean_abs(base_v, base_t)
-    res = {"effect": round(effect, 5), "effect_vllm": round(effect_v, 5), "gap": round(gap, 5), "gap_base": round(gap_base, 5),
-           "tokens": len(base_t), "measurable": effect >= min_effect}
-    if not res["measurable"]: return {**res, "active": None, "why": f"the adapter's effect {effect:.3f} is below {min_effect}: too small to tell"}
-    active = gap <= max_share * effect
-    why = (f"vLLM follows the adapter: gap {gap:.3f} ≤ {max_share} × effect {effect:.3f}" if active else
-           f"vLLM does not apply the adapter: with it, vLLM's log-probs are {gap:.3f} nats a token from the trainer's, against an "
-           f"effect of {effect:.3f} (vLLM's own view of the effect: {effect_v:.3f}; without the adapter the two are {gap_base:.3f} apart)")
-    return {**res, "active": active, "why": why}
-
-# %% ../nbs/12b_vllm.ipynb #953683ac
-def _lora_tensors(folder: Path) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
-    "An adapter folder's LoRA matrices by module name (PEFT's keys, `base_model.model.` and the adapter name taken off)."
-    from safetensors.torch import load_file
-    out: dict[str, list] = {}
-    for k, v in load_file(Path(folder) / "adapter_model.safetensors").items():
-        m = re.match(r"^base_model\.model\.(.+)\.lora_(A|B)(?:\.[^.]+)?\.weight$", k)
-        if not m: raise ValueError(f"{display_path(folder)}: {k} is not a LoRA weight")
-        out.setdefault(m[1], [None, None])["AB".index(m[2])] = v
-    return {n: tuple(ab) for n, ab in out.items()}
-
-@contextlib.contextmanager
-def lora_applied(model: torch.nn.Module, folder: str | Path):
-    "Within the block, `model`'s forward adds the LoRA adapter in `folder` (x Aᵀ Bᵀ · α/r on each of its modules), through hooks."
-    from sqlforge.models import _map_module
-    from sqlforge.update import causal_lm
-    cfg = json.loads((Path(folder) / "adapter_config.json").read_text())
-    scale = cfg["lora_alpha"] / (math.sqrt(cfg["r"]) if cfg.get("use_rslora") else cfg["r"])
-    lm = causal_lm(model)
-    mods = dict(lm.named_modules())
-    hooks = []
-    try:
-        for name, (a, b) in _lora_tensors(Path(folder)).items():
-            target = _map_module(name, set(mods))
-            if target is None: raise ValueError(f"{display_path(folder)}: its module {name} is not in {type(lm).__name__}")
-            w = next(mods[target].parameters())
-            a, b = a.to(w.device, torch.float32), b.to(w.device, torch.float32)
-            hooks.append(mods[target].register_forward_hook(
-                lambda m, args, y, a=a, b=b: y + ((args[0].float() @ a.T) @ b.T * scale).to(y.dtype)))
-        yield
-    finally:
-        for h in hooks: h.remove()
-
-@torch.no_grad()
-def forward_logprobs(policy: Policy, ids: Sequence[int], adapter: str | Path | None = None, own: bool = False) -> list[float]:
-    "Log-probs (temperature 1) of `ids[1:]` under the policy's forward: its own adapter on only if `own`, `adapter` (a folder) added."
-    model = policy.model
-    off = model.disable_adapter() if hasattr(model, "disable_adapter") and not own else contextlib.nullcontext()
-    with off, (lora_applied(model, adapter) if adapter is not None else contextlib.nullcontext()):
-        logits = model(torch.tensor([list(ids)], device=policy.device)).logits[0, :-1].float()
-    return logits.log_softmax(-1).gather(1, torch.tensor(list(ids[1:]), device=logits.device)[:, None])[:, 0].tolist()
-
-def write_probe_adapter(model: torch.nn.Module, modules: Sequence[str], r: int, alpha: int, folder: str | Path,
-                        scale: float, seed: int = 0, active: Sequence[str] | None = None) -> Path:
-    "A LoRA adapter on `modules` of `model`, A random (rows of norm ~1), B N(0, scale²) on the `active` ones (default all) and 0 on the rest."
-    from safetensors.torch import save_file
-    from sqlforge.update import causal_lm
-    mods, g, t = dict(causal_lm(model).named_modules()), torch.Generator().manual_seed(seed), {}
-    on = set(modules if active is None else active)
-    for name in modules:
-        m = mods[name]
-        t[f"base_model.model.{name}.lora_A.weight"] = torch.randn(r, m.in_features, generator=g) / math.sqrt(m.in_features)
-        b = torch.randn(m.out_features, r, generator=g) * scale
-        t[f"base_model.model.{name}.lora_B.weight"] = b if name in on else torch.zeros_like(b)
-    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    save_file(t, folder / "adapter_model.safetensors")
-    kinds = sorted({n.rsplit(".", 1)[-1] for n in modules})
-    atomic_write_json(folder / "adapter_config.json", {"peft_type": "LORA", "task_type": "CAUSAL_LM", "r": r, "lora_alpha": alpha,
-                                                       "target_modules": kinds, "lora_dropout": 0.0, "bias": "none",
-                                                       "base_model_name_or_path": "probe", "use_rslora": False})
-    return folder
 
 # %% ../nbs/12b_vllm.ipynb #fc263b3c
 @dataclass(frozen=True)
@@ -330,7 +234,7 @@ class VllmBackend:
         self.cfg = cfg = dataclasses.replace(cfg, in_process=self.arch in OWN_ARCHITECTURES if cfg.in_process is None else cfg.in_process)
         self.adapter = adapter_dir(adapter) if adapter is not None else None
         if self.adapter is not None: check_rank(adapter_rank(self.adapter), cfg.max_lora_rank, display_path(self.adapter))
-        if self.adapter is not None and (gap := packed_lora_gap(_lora_tensors(self.adapter))):
+        if self.adapter is not None and (gap := packed_lora_gap(lora_tensors(self.adapter))):
             raise ValueError(f"the adapter {display_path(self.adapter)} has a LoRA on {gap}, which vLLM 0.26 packs into one layer and cannot "
                              "apply in part: train with both or neither, or use the transformers backend")
         if follow: check_rank(max(r for r, _ in lora_modules(policy.model).values()), cfg.max_lora_rank, f"being trained on {policy.name}")
@@ -459,7 +363,7 @@ class VllmBackend:
             modules, (r, alpha) = sorted(mods), next(iter(mods.values()))
         else:
             c = json.loads((self.adapter / "adapter_config.json").read_text())
-            modules, r, alpha = sorted(_lora_tensors(self.adapter)), adapter_rank(self.adapter), c["lora_alpha"]
+            modules, r, alpha = sorted(lora_tensors(self.adapter)), adapter_rank(self.adapter), c["lora_alpha"]
         ids = pol.tokenizer.encode(pol.chat.prompt(PROBE_TEXT), add_special_tokens=False)
         base_t, base_v = forward_logprobs(pol, ids), self.prompt_logprobs(ids)
         kinds = sorted({m.rsplit(".", 1)[-1] for m in modules})
@@ -487,7 +391,7 @@ class VllmBackend:
         for scale in [s for s in PROBE_SCALES if s >= start]:
             folder = write_probe_adapter(self.policy.model, modules, r, alpha, self.work_dir / "probe", scale, active=active)
             probe_t = forward_logprobs(self.policy, ids, folder)
-            if _mean_abs(probe_t, base_t) >= PROBE_EFFECT: break
+            if mean_abs_diff(probe_t, base_t) >= PROBE_EFFECT: break
         request = self._lora_request(folder)
         probe_v = self.prompt_logprobs(ids, request)
         self.vllm_engine.remove_lora(request.lora_int_id)
@@ -537,7 +441,7 @@ class FakeLLM:
     def add_request(self, request_id: str, prompt: dict, params: FakeSamplingParams, lora_request=None) -> None:
         "Queue a request of token ids (its prefix-cache hit: the longest prompt prefix seen before)."
         if self.asleep: raise RuntimeError("the engine is asleep")
-        if lora_request is not None and (gap := packed_lora_gap(_lora_tensors(Path(lora_request.lora_path)))):
+        if lora_request is not None and (gap := packed_lora_gap(lora_tensors(Path(lora_request.lora_path)))):
             raise AttributeError(f"'NoneType' object has no attribute 'shape' (as vLLM 0.26's expand_packed_lora fails: {gap})")
         if lora_request is not None: self.loras.setdefault(lora_request.lora_int_id, lora_request.lora_path)
         ids = list(prompt["prompt_token_ids"])
