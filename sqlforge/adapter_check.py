@@ -43,7 +43,7 @@ def mean_abs_diff(a: Sequence[float], b: Sequence[float]) -> float:
 
 def adapter_verdict(base_v: Sequence[float], lora_v: Sequence[float], base_t: Sequence[float], lora_t: Sequence[float],
                     min_effect: float = ADAPTER_MIN_EFFECT, max_share: float = ADAPTER_MAX_GAP_SHARE) -> dict:
-    "Whether vLLM (`_v`) applies an adapter the trainer's forward (`_t`) sees, from log-probs of one prompt without and with it."
+    "Whether an engine (`_v`: vLLM) applies an adapter the trainer's forward (`_t`) sees, from log-probs of one prompt without and with it."
     effect, effect_v = mean_abs_diff(lora_t, base_t), mean_abs_diff(lora_v, base_v)
     gap, gap_base = mean_abs_diff(lora_v, lora_t), mean_abs_diff(base_v, base_t)
     res = {"effect": round(effect, 5), "effect_vllm": round(effect_v, 5), "gap": round(gap, 5), "gap_base": round(gap_base, 5),
