@@ -4,6 +4,7 @@
 
 # %% ../nbs/57_spider_study.ipynb #1b34537b
 from __future__ import annotations
+import json
 from pathlib import Path
 from typing import Sequence
 
@@ -16,14 +17,15 @@ from .reading import cluster_of, judge_run
 from .power import run_counts
 from .spider_base import pass_rate_interval
 from .spider_hardness import HARDNESS_LEVELS, task_hardness
-from .spider_study import BASE_DIR, SPIDER_SETS, STUDY_MODEL, base_dir, study_set
+from .spider_study import BASE_DIR, SPIDER_SETS, STUDY_MODEL, base_dir, plan, study_set
 from .stats import analyse
 from .tasks import load_suite
 
 # %% auto #0
-__all__ = ['SPIDER_ARMS', 'IN_FAMILY', 'BESIDE', 'SIGNAL_FATES', 'study_base_run', 'study_judge_run', 'study_cluster',
-           'study_comparison', 'signal_per_step', 'exploration_verdict', 'design_behaviour', 'pass_by_exploring',
-           'study_levels', 'pass_by_level']
+__all__ = ['SPIDER_ARMS', 'IN_FAMILY', 'BESIDE', 'SIGNAL_FATES', 'PIECE_S', 'REFERENCE_CLIMB', 'study_base_run',
+           'study_judge_run', 'study_cluster', 'study_comparison', 'signal_per_step', 'exploration_verdict',
+           'design_behaviour', 'pass_by_exploring', 'study_levels', 'pass_by_level', 'gpu_sessions', 'episode_rate',
+           'judged_episodes', 'step_seconds', 'work_left']
 
 # %% ../nbs/57_spider_study.ipynb #0698aa66
 SPIDER_ARMS = ("spider", "spider-seed1", "spider-hidden", "spider-explore")   # the registered arms, in the pre-registration's order
@@ -123,3 +125,56 @@ def pass_by_level(runs_by_arm: dict[str, dict[str, Path]], levels: dict[str, str
             if not counts.empty: out.append({"arm": arm, "level": lv, "tasks": len(counts), **pass_rate_interval(counts, cfg)})
     if not out: raise ValueError("no counted episode of a task with a level: nothing to break down")
     return pd.DataFrame(out).set_index(["level", "arm"]).sort_index(level=0, key=lambda s: s.map(HARDNESS_LEVELS.index), sort_remaining=False)
+
+# %% ../nbs/57_spider_study.ipynb #05a79fe2
+PIECE_S = 1500                              # a GPU piece: about 25 minutes (issue 39, item 6)
+REFERENCE_CLIMB = "spider-vllm-rollouts"    # two steps of the `spider` recipe on the study's pool: a step's time before an arm has one
+
+def gpu_sessions(manifest: str | Path) -> list[dict]:
+    "A run's finished GPU sessions, from its manifest: the episodes each ran and its wall seconds."
+    m = json.loads(Path(manifest).read_text())
+    s = m.get("sessions") or []
+    ends = [x.get("episodes_before", 0) for x in s[1:]] + [m.get("episodes", 0)]
+    return [{"episodes": end - x.get("episodes_before", 0), "seconds": x["wall_seconds"]} for x, end in zip(s, ends)
+            if x.get("status") == "complete" and str(x.get("machine") or "").startswith("NVIDIA") and x.get("wall_seconds")]
+
+def episode_rate(manifests: Sequence[str | Path]) -> float | None:
+    "Episodes per GPU second over the finished GPU sessions of the runs (None without one)."
+    sessions = [s for m in manifests for s in gpu_sessions(m)]
+    seconds = sum(s["seconds"] for s in sessions)
+    return sum(s["episodes"] for s in sessions) / seconds if seconds else None
+
+def judged_episodes(results_dir: str | Path, arm: str) -> int:
+    "The (task, seed) pairs an arm's judge has measured, over every set and prompt (infra errors not counted)."
+    from sqlforge.sweeps import measured
+    return sum(len(measured(read_jsonl(p))) for p in (Path(results_dir) / "climbs" / arm / "judge").glob("*/*/step*/episodes.jsonl"))
+
+def step_seconds(run: str | Path) -> list[float]:
+    "Each logged GRPO step's seconds in a climb's folder (none before its first step)."
+    m = Path(run) / "metrics.jsonl"
+    return [r["s_step"] for r in read_jsonl(m) if "s_step" in r] if m.exists() else []
+
+def work_left(results_dir: str | Path, base_plan: Sequence[dict], base_rate: float | None, steps: dict[str, int],
+              judge_per_arm: int | None, piece_s: float = PIECE_S) -> pd.DataFrame:
+    "The study's GPU work left, one row per piece of work: what, how much, its estimated GPU minutes and pieces, the command."
+    results_dir, rows = Path(results_dir), []
+    def row(work: str, left: int, unit: str, seconds: float | None, command: str, pace: str) -> None:
+        rows.append({"work": work, "left": left, "unit": unit, "gpu_minutes": None if seconds is None else round(seconds / 60, 1),
+                     "pieces": None if seconds is None else -(-int(seconds) // int(piece_s)) if left else 0,
+                     "pace": pace, "command": command})
+    base = sum(r["episodes"] - r["done"] + r.get("added_episodes", 0) - r.get("added_done", 0) for r in base_plan)
+    sets = " ".join(f"{r['set']}:{r['prompt']}" for r in base_plan if r["episodes"] > r["done"] or r.get("added_episodes", 0) > r.get("added_done", 0))
+    row("base arm", base, "episodes", base / base_rate if base_rate else None,
+        f"python -m sqlforge.spider_study measure --seeds 8 {sets}", f"{base_rate:.2f} episodes/s" if base_rate else "not measured")
+    ref = step_seconds(results_dir / "climbs" / REFERENCE_CLIMB)
+    for arm, n in steps.items():
+        own = step_seconds(results_dir / "climbs" / arm)
+        pace, left = own or ref, max(n - len(own), 0)
+        row(f"{arm}: climb", left, "steps", left * sum(pace) / len(pace) if pace else None,
+            f"python -m sqlforge.climb --preset {arm} --no-judge --train-until-s {int(piece_s)}",
+            f"{sum(pace) / len(pace):.0f} s/step ({arm if own else REFERENCE_CLIMB})" if pace else "not measured")
+    for arm in steps:
+        left = None if judge_per_arm is None else max(judge_per_arm - judged_episodes(results_dir, arm), 0)
+        row(f"{arm}: judge", left, "episodes", left / base_rate if base_rate and left is not None else None,
+            f"python -m sqlforge.climb --preset {arm}", f"{base_rate:.2f} episodes/s (base arm)" if base_rate else "not measured")
+    return pd.DataFrame(rows).set_index("work")
