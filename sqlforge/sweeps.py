@@ -304,7 +304,8 @@ def _session(man: dict) -> dict:
     mach = man.get("machine") or {}
     return {"started": man.get("created"), "git_sha": (man.get("git") or {}).get("sha"),
             "machine": mach.get("name") or mach.get("platform"), "episodes_before": man.get("episodes_before", 0),
-            "infra_retried": man.get("infra_retried", 0), "status": man.get("status"), "wall_seconds": man.get("wall_seconds")}
+            "infra_retried": man.get("infra_retried", 0), "episodes_run": man.get("episodes_run"), "status": man.get("status"),
+            "wall_seconds": man.get("wall_seconds")}
 
 def _prior_sessions(run_dir: Path) -> list[dict]:
     "The sessions a run folder's manifest records (one, read from its fields, for a manifest older than this record)."
@@ -346,7 +347,7 @@ def run_sweep(cfg: SweepConfig, policy=None, progress: bool | WorkProgress = Tru
     unpack_transcripts(run_dir)
     policy = policy or load_sweep_policy(cfg)
     prior = _prior_sessions(run_dir)
-    resumed = {"episodes_before": len(done), "infra_retried": len(retry)}
+    resumed = {"episodes_before": len(done), "infra_retried": len(retry), "episodes_run": len(todo)}
     _write_manifest(run_dir, cfg, suite, policy, started, {"status": "running", **resumed}, prior)
     if todo:
         def save(tr: Transcript) -> None:
