@@ -4,7 +4,7 @@
 
 # %% ../nbs/57_spider_study.ipynb #1b34537b
 from __future__ import annotations
-import json
+import json, math
 from pathlib import Path
 from typing import Sequence
 
@@ -134,13 +134,16 @@ def gpu_sessions(manifest: str | Path) -> list[dict]:
     "A run's finished GPU sessions, from its manifest: the episodes each ran and its wall seconds."
     m = json.loads(Path(manifest).read_text())
     s = m.get("sessions") or []
-    ends = [x.get("episodes_before", 0) for x in s[1:]] + [m.get("episodes", 0)]
-    return [{"episodes": end - x.get("episodes_before", 0), "seconds": x["wall_seconds"]} for x, end in zip(s, ends)
-            if x.get("status") == "complete" and str(x.get("machine") or "").startswith("NVIDIA") and x.get("wall_seconds")]
+    ends = [x.get("episodes_before", 0) for x in s[1:]] + [m.get("episodes", 0)]      # for sessions older than `episodes_run`
+    out = [{"episodes": x["episodes_run"] if x.get("episodes_run") is not None else end - x.get("episodes_before", 0),
+            "seconds": x["wall_seconds"]} for x, end in zip(s, ends)
+           if x.get("status") == "complete" and str(x.get("machine") or "").startswith("NVIDIA") and x.get("wall_seconds")]
+    return [r for r in out if r["episodes"] > 0]
 
-def episode_rate(manifests: Sequence[str | Path]) -> float | None:
-    "Episodes per GPU second over the finished GPU sessions of the runs (None without one)."
-    sessions = [s for m in manifests for s in gpu_sessions(m)]
+def episode_rate(manifests: Sequence[str | Path], batch: int | None = None) -> float | None:
+    "Episodes per GPU second over the finished GPU sessions of the runs (of `batch` episodes at once, if given); None without one."
+    runs = [m for m in manifests if batch is None or json.loads(Path(m).read_text())["config"].get("batch_size") == batch]
+    sessions = [s for m in runs for s in gpu_sessions(m)]
     seconds = sum(s["seconds"] for s in sessions)
     return sum(s["episodes"] for s in sessions) / seconds if seconds else None
 
@@ -157,24 +160,28 @@ def step_seconds(run: str | Path) -> list[float]:
 def work_left(results_dir: str | Path, base_plan: Sequence[dict], base_rate: float | None, steps: dict[str, int],
               judge_per_arm: int | None, piece_s: float = PIECE_S) -> pd.DataFrame:
     "The study's GPU work left, one row per piece of work: what, how much, its estimated GPU minutes and pieces, the command."
-    results_dir, rows = Path(results_dir), []
-    def row(work: str, left: int, unit: str, seconds: float | None, command: str, pace: str) -> None:
+    results_dir, rows, cap = Path(results_dir), [], f"timeout {int(piece_s)} "
+    def row(work: str, left: int | None, unit: str, seconds: float | None, command: str, pace: str) -> None:
         rows.append({"work": work, "left": left, "unit": unit, "gpu_minutes": None if seconds is None else round(seconds / 60, 1),
-                     "pieces": None if seconds is None else -(-int(seconds) // int(piece_s)) if left else 0,
-                     "pace": pace, "command": command})
-    base = sum(r["episodes"] - r["done"] + r.get("added_episodes", 0) - r.get("added_done", 0) for r in base_plan)
-    sets = " ".join(f"{r['set']}:{r['prompt']}" for r in base_plan if r["episodes"] > r["done"] or r.get("added_episodes", 0) > r.get("added_done", 0))
-    row("base arm", base, "episodes", base / base_rate if base_rate else None,
-        f"python -m sqlforge.spider_study measure --seeds 8 {sets}", f"{base_rate:.2f} episodes/s" if base_rate else "not measured")
+                     "pieces": None if seconds is None else math.ceil(seconds / piece_s) if left else 0, "pace": pace, "command": command})
+    episodes = lambda n: (n / base_rate if base_rate else None)
+    pace = f"{base_rate:.2f} episodes/s (base arm)" if base_rate else "not measured"
+    own = [r for r in base_plan if r["episodes"] > r["done"]]
+    added = [r for r in base_plan if r.get("added_episodes", 0) > r.get("added_done", 0)]
+    n = sum(r["episodes"] - r["done"] for r in own)
+    row("base arm: its own seeds", n, "episodes", episodes(n), cap + "python -m sqlforge.spider_study measure "
+        + " ".join(f"{r['set']}:{r['prompt']}" for r in own), pace)
+    n = sum(r["added_episodes"] - r["added_done"] for r in added)
+    row("base arm: added seeds", n, "episodes", episodes(n), cap + "python -m sqlforge.spider_study measure --seeds "
+        f"{max((r['added_seeds'][-1] + 1 for r in added), default=0)} " + " ".join(f"{r['set']}:{r['prompt']}" for r in added), pace)
     ref = step_seconds(results_dir / "climbs" / REFERENCE_CLIMB)
-    for arm, n in steps.items():
-        own = step_seconds(results_dir / "climbs" / arm)
-        pace, left = own or ref, max(n - len(own), 0)
-        row(f"{arm}: climb", left, "steps", left * sum(pace) / len(pace) if pace else None,
+    for arm, total in steps.items():
+        done = step_seconds(results_dir / "climbs" / arm)
+        s, left = done or ref, max(total - len(done), 0)
+        row(f"{arm}: climb", left, "steps", left * sum(s) / len(s) if s else None,
             f"python -m sqlforge.climb --preset {arm} --no-judge --train-until-s {int(piece_s)}",
-            f"{sum(pace) / len(pace):.0f} s/step ({arm if own else REFERENCE_CLIMB})" if pace else "not measured")
+            f"{sum(s) / len(s):.0f} s/step ({arm if done else REFERENCE_CLIMB})" if s else "not measured")
     for arm in steps:
         left = None if judge_per_arm is None else max(judge_per_arm - judged_episodes(results_dir, arm), 0)
-        row(f"{arm}: judge", left, "episodes", left / base_rate if base_rate and left is not None else None,
-            f"python -m sqlforge.climb --preset {arm}", f"{base_rate:.2f} episodes/s (base arm)" if base_rate else "not measured")
+        row(f"{arm}: judge", left, "episodes", None if left is None else episodes(left), cap + f"python -m sqlforge.climb --preset {arm}", pace)
     return pd.DataFrame(rows).set_index("work")

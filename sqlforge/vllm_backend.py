@@ -4,7 +4,7 @@
 
 # %% ../nbs/12b_vllm.ipynb #f89d651b
 from __future__ import annotations
-import contextlib, dataclasses, functools, gc, importlib.metadata, itertools, json, logging, math, os, re, shutil, tempfile, time, types, weakref
+import contextlib, dataclasses, functools, gc, importlib.metadata, itertools, json, logging, os, re, shutil, tempfile, time, types, weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Sequence
@@ -12,7 +12,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 import torch
 
 from .chat import ChatFormat, SamplingParams
-from .core import atomic_write_json, cache_dir, display_path, project_root, sha256_json
+from .core import cache_dir, display_path, project_root, sha256_json
 from .generation import Generation, cut_at_stop, draw
 from .models import Policy
 from .vllm_carry import VllmUnavailable, installed_version, vllm_mismatch
