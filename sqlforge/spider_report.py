@@ -163,7 +163,7 @@ def work_left(results_dir: str | Path, base_plan: Sequence[dict], base_rate: flo
     results_dir, rows, cap = Path(results_dir), [], f"timeout {int(piece_s)} "
     def row(work: str, left: int | None, unit: str, seconds: float | None, command: str, pace: str) -> None:
         rows.append({"work": work, "left": left, "unit": unit, "gpu_minutes": None if seconds is None else round(seconds / 60, 1),
-                     "pieces": None if seconds is None else math.ceil(seconds / piece_s) if left else 0, "pace": pace, "command": command})
+                     "pieces": None if seconds is None else math.ceil(seconds / piece_s) if left else 0, "pace": pace, "command": "nothing left" if left == 0 else command})
     episodes = lambda n: (n / base_rate if base_rate else None)
     pace = f"{base_rate:.2f} episodes/s (base arm)" if base_rate else "not measured"
     own = [r for r in base_plan if r["episodes"] > r["done"]]
