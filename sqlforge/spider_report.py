@@ -158,7 +158,7 @@ def step_seconds(run: str | Path) -> list[float]:
     return [r["s_step"] for r in read_jsonl(m) if "s_step" in r] if m.exists() else []
 
 def work_left(results_dir: str | Path, base_plan: Sequence[dict], base_rate: float | None, steps: dict[str, int],
-              judge_per_arm: int | None, piece_s: float = PIECE_S) -> pd.DataFrame:
+              judge_per_arm: int | None, judge_rate: float | None = None, piece_s: float = PIECE_S) -> pd.DataFrame:
     "The study's GPU work left, one row per piece of work: what, how much, its estimated GPU minutes and pieces, the command."
     results_dir, rows, cap = Path(results_dir), [], f"timeout {int(piece_s)} "
     def row(work: str, left: int | None, unit: str, seconds: float | None, command: str, pace: str) -> None:
@@ -183,5 +183,7 @@ def work_left(results_dir: str | Path, base_plan: Sequence[dict], base_rate: flo
             f"{sum(s) / len(s):.0f} s/step ({arm if done else REFERENCE_CLIMB})" if s else "not measured")
     for arm in steps:
         left = None if judge_per_arm is None else max(judge_per_arm - judged_episodes(results_dir, arm), 0)
-        row(f"{arm}: judge", left, "episodes", None if left is None else episodes(left), cap + f"python -m sqlforge.climb --preset {arm}", pace)
+        seconds = None if left is None else left / judge_rate if judge_rate else episodes(left)
+        row(f"{arm}: judge", left, "episodes", seconds, cap + f"python -m sqlforge.climb --preset {arm}",
+            f"{judge_rate:.2f} episodes/s (judge)" if judge_rate else pace)
     return pd.DataFrame(rows).set_index("work")
