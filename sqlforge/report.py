@@ -220,11 +220,12 @@ def comparisons_table(results: Sequence[dict]) -> pd.DataFrame:
 # %% ../nbs/50_report.ipynb #2634978b
 def cost_table(res: Results) -> pd.DataFrame:
     "Wall and GPU seconds of every sweep run (its manifest: a resumed run's last session) and climb (from its metrics rows)."
+    from sqlforge.sweeps import session_episodes
     rows = []
     for r in res.runs:
         m = r.manifest
         wall, gpu = (m.get("wall_seconds"), m.get("gpu_seconds")) if m.get("status") != "running" else (None, None)   # unfinished: written at its start
-        made = r.n_episodes - (m.get("episodes_before") or 0)      # the episodes of the session the seconds are of
+        made = session_episodes(m)[-1]                             # the episodes of the session the seconds are of
         rows.append({"kind": "sweep", "suite": r.suite, "name": r.name, "arm": r.arm, "units": r.n_episodes,
                      "unit": "episodes", "wall_seconds": wall, "gpu_seconds": gpu,
                      "gpu": (m.get("machine") or {}).get("name"), "lives": len(m.get("shards") or m.get("sessions") or []) or 1,

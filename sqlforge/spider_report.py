@@ -132,11 +132,9 @@ REFERENCE_CLIMB = "spider-vllm-rollouts"    # two steps of the `spider` recipe o
 
 def gpu_sessions(manifest: str | Path) -> list[dict]:
     "A run's finished GPU sessions, from its manifest: the episodes each ran and its wall seconds."
+    from sqlforge.sweeps import session_episodes
     m = json.loads(Path(manifest).read_text())
-    s = m.get("sessions") or []
-    ends = [x.get("episodes_before", 0) for x in s[1:]] + [m.get("episodes", 0)]      # for sessions older than `episodes_run`
-    out = [{"episodes": x["episodes_run"] if x.get("episodes_run") is not None else end - x.get("episodes_before", 0),
-            "seconds": x["wall_seconds"]} for x, end in zip(s, ends)
+    out = [{"episodes": n, "seconds": x["wall_seconds"]} for x, n in zip(m.get("sessions") or [], session_episodes(m))
            if x.get("status") == "complete" and str(x.get("machine") or "").startswith("NVIDIA") and x.get("wall_seconds")]
     return [r for r in out if r["episodes"] > 0]
 

@@ -22,8 +22,8 @@ from .verifier import Outcome
 # %% auto #0
 __all__ = ['BACKENDS', 'DEFAULT_MODEL', 'SweepConfig', 'sweep_config', 'cpu_protocol_note', 'sweep_jobs', 'episode_key',
            'pack_transcripts', 'unpack_transcripts', 'read_transcript', 'summarize', 'load_sweep_policy',
-           'make_backend', 'measured', 'run_sweep', 'finish_run', 'merge_shards', 'EpisodeDiff', 'compare_runs',
-           'parse_sweep_args', 'reproduce_parameters', 'reproduce_command', 'summary_text', 'main']
+           'make_backend', 'session_episodes', 'measured', 'run_sweep', 'finish_run', 'merge_shards', 'EpisodeDiff',
+           'compare_runs', 'parse_sweep_args', 'reproduce_parameters', 'reproduce_command', 'summary_text', 'main']
 
 # %% ../nbs/13_sweeps.ipynb #5523f796
 BACKENDS = ("transformers", "openai", "vllm")
@@ -306,6 +306,12 @@ def _session(man: dict) -> dict:
             "machine": mach.get("name") or mach.get("platform"), "episodes_before": man.get("episodes_before", 0),
             "infra_retried": man.get("infra_retried", 0), "episodes_run": man.get("episodes_run"), "status": man.get("status"),
             "wall_seconds": man.get("wall_seconds")}
+
+def session_episodes(man: dict) -> list[int]:
+    "The episodes each session of a run ran, from its manifest: `episodes_run`, or for an older record the rows it added."
+    s = man.get("sessions") or [_session(man)]
+    ends = [x.get("episodes_before", 0) for x in s[1:]] + [man.get("episodes", 0)]
+    return [x["episodes_run"] if x.get("episodes_run") is not None else end - x.get("episodes_before", 0) for x, end in zip(s, ends)]
 
 def _prior_sessions(run_dir: Path) -> list[dict]:
     "The sessions a run folder's manifest records (one, read from its fields, for a manifest older than this record)."
