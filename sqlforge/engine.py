@@ -204,14 +204,15 @@ def _allocate(self) -> None:
 @torch.no_grad()
 def _resize(self, slots: int, cap: int) -> None:
     "Buffers for `slots` slots of `cap` tokens (what is held is kept); the CUDA graphs, which hold the old addresses, go."
+    self._drop_graphs()
     if (slots, cap) != (self.state.slots, self.state.cap):
-        self.state.resize(slots, cap)
-        self.events.append({"event": "resized", "slots": slots, "slot_tokens": cap})
+        via_host = self._bytes(self.state.slots, self.state.cap) + self._bytes(slots, cap) > self._budget()   # both at once would not fit
+        self.state.resize(slots, cap, via_host=via_host)
+        self.events.append({"event": "resized", "slots": slots, "slot_tokens": cap, **({"via": "host"} if via_host else {})})
     self.slots += [_Slot(i) for i in range(len(self.slots), slots)]
     dev = self.net.device
     self._in = torch.zeros(6, slots, dtype=torch.long, device=dev)     # the decoding step's inputs, see `_step_and_draw`
     if dev.type == "cuda": self._pinned = {p: torch.empty(4 * slots, dtype=torch.float64, pin_memory=True) for p in (0, 1)}
-    self._drop_graphs()
 
 def _more_slots(self, want: int, cap: int) -> None:
     "Grow to `want` slots (doubling, at most `slots`, as many as fit the budget at `cap` tokens each) when fewer are held."

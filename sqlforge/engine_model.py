@@ -105,17 +105,24 @@ class _State:
         self.net, self.slots, self.cap, self.kv, self.conv, self.rec = net, 0, cap, None, None, None
         self.resize(slots, cap)
 
-    def resize(self, slots: int, cap: int) -> None:
-        "Room for `slots` slots of `cap` tokens, keeping every held state."
+    def resize(self, slots: int, cap: int, via_host: bool = False) -> None:
+        "Room for `slots` slots of `cap` tokens, keeping every held state; `via_host`: it waits in host memory, so old and new buffers never coexist on the device."
         net, dev, dt = self.net, self.net.device, self.net.dtype
+        s, c = min(self.slots, slots), min(self.cap, cap)
+        kv_held = self.kv[:, :, :s, :c] if s and self.kv is not None else None
+        lin_held = (self.conv[:, :s], self.rec[:, :s]) if s and self.conv is not None else None
+        if via_host:
+            kv_held = None if kv_held is None else kv_held.to("cpu", copy=True)
+            lin_held = None if lin_held is None else tuple(x.to("cpu", copy=True) for x in lin_held)
+            self.kv = self.conv = self.rec = None
+            if dev.type == "cuda": torch.cuda.empty_cache()
         kv = (torch.zeros(len(net.attn), 2, slots, cap + 1, net.kv_heads, net.head_dim, dtype=dt, device=dev)
               if net.attn else None)
         conv = torch.zeros(len(net.lin), slots, net.conv_dim, net.conv_k, dtype=dt, device=dev) if net.lin else None
         rec = (torch.zeros(len(net.lin), slots, net.v_heads, net.k_dim, net.v_dim, dtype=net.rec_dtype, device=dev)
                if net.lin else None)
-        s, c = min(self.slots, slots), min(self.cap, cap)
-        if s and kv is not None: kv[:, :, :s, :c] = self.kv[:, :, :s, :c]
-        if s and conv is not None: conv[:, :s], rec[:, :s] = self.conv[:, :s], self.rec[:, :s]
+        if kv_held is not None: kv[:, :, :s, :c] = kv_held
+        if lin_held is not None: conv[:, :s], rec[:, :s] = lin_held
         self.kv, self.conv, self.rec, self.slots, self.cap = kv, conv, rec, slots, cap
 
     def reset(self, s: int) -> None:
