@@ -42,12 +42,13 @@ def pass_rate_interval(counts: pd.DataFrame, cfg: StatsConfig = StatsConfig()) -
 
 # %% ../nbs/56_spider_base.ipynb #5f6b808a
 def missing_episodes(rows: Sequence[dict], planned: dict[int, Sequence[str]], where: str = "run") -> dict[str, list[str]]:
-    "Seed -> the planned tasks without an episode of that seed (only seeds that lack some); unplanned episodes raise."
+    "Seed -> the planned tasks without a measured episode of that seed (only seeds that lack some); unplanned episodes raise."
     have = {(r["task"], int(r["seed"])) for r in rows}
+    measured = {(r["task"], int(r["seed"])) for r in rows if r.get("outcome") != "infra_error"}
     if extra := sorted(have - {(t, s) for s, ts in planned.items() for t in ts}):
         raise UserError(f"{where}: {len(extra)} episode(s) of a task or seed the plan does not hold, e.g. task {extra[0][0]!r} "
                         f"seed {extra[0][1]}; is this folder a run of this set?")
-    out = {str(s): [t for t in ts if (t, s) not in have] for s, ts in planned.items()}
+    out = {str(s): [t for t in ts if (t, s) not in measured] for s, ts in planned.items()}
     return {s: ts for s, ts in out.items() if ts}
 
 # %% ../nbs/56_spider_base.ipynb #233b4d81
@@ -172,11 +173,11 @@ def _ci(r: dict) -> str:
     return f"{r['pass_rate']:.1f} [{r['ci_low']:.1f}, {r['ci_high']:.1f}]" if r.get("ci_low") is not None else f"{r['pass_rate']:.1f}"
 
 def runs_table(summary: dict) -> pd.DataFrame:
-    "One row per planned run: status, episodes measured of planned, pass rate with its interval, pass@k and work per episode."
+    "One row per planned run: status, episodes measured of planned (infrastructure failures not counted), pass rate with its interval, pass@k and work per episode."
     out = []
     for r in summary["runs"].values():
         row = {"model": r["model"], "prompt": r["prompt"], "set": r["set"], "role": r["role"], "scoring": r["scoring"],
-               "status": r["status"], "episodes": f"{r.get('episodes', 0):,} / {r['planned_episodes']:,}"}
+               "status": r["status"], "episodes": f"{r.get('episodes', 0) - r.get('infra_errors', 0):,} / {r['planned_episodes']:,}"}
         if r["status"] != "not measured":
             b = r["behaviour"]
             row |= {"tasks": f"{r['tasks']:,}", "clusters": f"{r['clusters']} ({r['cluster_by']})", "pass rate % [95 % CI]": _ci(r),
