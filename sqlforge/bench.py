@@ -356,7 +356,7 @@ def engine_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 16
 
 # %% ../nbs/90_bench.ipynb #vllmst02
 def vllm_selftest(out: str | Path, model: str = "qwen3.5-4b-arch", n: int = 8, prompt_tokens: int = 512, new_tokens: int = 128,
-                  budget_s: float = 400.0, memory: float = 0.5, device: str = "auto", vllm_api: Any = None) -> dict:
+                  budget_s: float = 900.0, memory: float = 0.5, device: str = "auto", vllm_api: Any = None) -> dict:
     "vLLM against the trainer on this device: start-up and adapter check, the weights it runs, its sampled tokens' log-probs; `vllm_selftest.json`."
     from sqlforge.update import add_lora
     from sqlforge.adapter_check import forward_logprobs
@@ -564,7 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"model": name, "window": pr["window_engine_stats"], "top": pr["top_ops"][:12]}))
         return 0
     if a.what == "selftest": engine_selftest(a.out, a.model, budget_s=a.budget_s or 300.0, variant=a.variant); return 0
-    if a.what == "vllm-selftest": vllm_selftest(a.out, a.model, budget_s=a.budget_s or 400.0, memory=a.vllm_memory); return 0
+    if a.what == "vllm-selftest": vllm_selftest(a.out, a.model, budget_s=a.budget_s or 900.0, memory=a.vllm_memory); return 0
     if a.what == "step":
         from sqlforge.stepbench import bench_step
         rep = bench_step(a.model, turns=a.turns or 3, rollout=a.rollout, grad_checkpointing=not a.no_grad_checkpointing,
