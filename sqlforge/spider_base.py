@@ -17,7 +17,7 @@ from .passk import passk_summary, task_passes
 from .power import clusters_of, run_counts
 from .spider_study import (BASE_DIR, SPIDER_SETS, STUDY_MODELS, base_dir, in_family_label, judged_task_ids, plan,
                                    power_path, study_set)
-from .sweeps import summarize
+from .sweeps import measured, summarize
 from .tasks import load_suite
 
 # %% auto #0
@@ -44,11 +44,11 @@ def pass_rate_interval(counts: pd.DataFrame, cfg: StatsConfig = StatsConfig()) -
 def missing_episodes(rows: Sequence[dict], planned: dict[int, Sequence[str]], where: str = "run") -> dict[str, list[str]]:
     "Seed -> the planned tasks without a measured episode of that seed (only seeds that lack some); unplanned episodes raise."
     have = {(r["task"], int(r["seed"])) for r in rows}
-    measured = {(r["task"], int(r["seed"])) for r in rows if r.get("outcome") != "infra_error"}
+    done = {(t, int(s)) for t, s in measured(rows)}
     if extra := sorted(have - {(t, s) for s, ts in planned.items() for t in ts}):
         raise UserError(f"{where}: {len(extra)} episode(s) of a task or seed the plan does not hold, e.g. task {extra[0][0]!r} "
                         f"seed {extra[0][1]}; is this folder a run of this set?")
-    out = {str(s): [t for t in ts if (t, s) not in measured] for s, ts in planned.items()}
+    out = {str(s): [t for t in ts if (t, s) not in done] for s, ts in planned.items()}
     return {s: ts for s, ts in out.items() if ts}
 
 # %% ../nbs/56_spider_base.ipynb #233b4d81
