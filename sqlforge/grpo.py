@@ -4,7 +4,7 @@
 
 # %% ../nbs/20c_grpo.ipynb #ac6564ca
 from __future__ import annotations
-import dataclasses, json, math, random, re, shutil, time
+import dataclasses, json, math, random, re, shutil, sqlite3, time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -16,19 +16,38 @@ from .core import (
 from .engine import EngineConfig
 from .engine_kernels import fuse_norms, training_gdn
 from .engine_model import engine_support
-from .harness import Transcript, harness_record, run_episodes
+from .chat import SamplingParams
+from .generation import Generation
+from .harness import HarnessConfig, ScriptedBackend, Transcript, harness_record, run_episodes
 from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool
-from .tasks import Task
-from .update import (
+from .tasks import DatabaseRegistry, Task, write_tasks
+from sqlforge.update import (
     EXCLUDED, GRPOConfig, step_rng, episode_seed, reward, group_advantages, Trajectory, grpo_loss, step_due, accumulate,
-    add_lora, lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter)
+    add_lora, lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter, collate,
+    token_logprobs)
 from .stepbench import _peak_rss_gib
 from .taskpool import load_pool, TaskPool
 
 # %% auto #0
-__all__ = ['OPERATIONAL', 'step_dirs', 'rng_state', 'set_rng_state', 'make_rollout_backend', 'climb_identity',
-           'recorded_identity', 'GRPOTrainer']
+__all__ = ['SHOP_TASKS', 'OPERATIONAL', 'RESUMED_SAME', 'write_shop_pool', 'step_dirs', 'rng_state', 'set_rng_state',
+           'make_rollout_backend', 'climb_identity', 'recorded_identity', 'GRPOTrainer', 'tiny_climb', 'CoinBackend',
+           'scripted_trainer', 'Killed', 'kill_before_checkpoint', 'assert_same_steps']
+
+# %% ../nbs/20c_grpo.ipynb #c61cf53e
+SHOP_TASKS = {"total": ("What is the total amount per customer?", "SELECT customer, SUM(amount) FROM orders GROUP BY customer"),
+              "count": ("How many orders are there?", "SELECT COUNT(*) FROM orders"),
+              "max": ("What is the largest order amount?", "SELECT MAX(amount) FROM orders")}   # id: (question, gold SQL)
+
+def write_shop_pool(root: Path) -> Path:
+    "The trainer tests' pool under `root`: databases `shop` and its variant `shop-v1`, the three SHOP_TASKS; its task file."
+    root.mkdir(parents=True, exist_ok=True)
+    for name, rows in (("shop", [(1, 10.0), (2, 5.0), (1, 2.5), (3, 4.0)]), ("shop-v1", [(1, 1.0), (2, 7.0), (3, 4.0), (3, 1.0)])):
+        with sqlite3.connect(root / f"{name}.sqlite") as c:
+            c.execute("CREATE TABLE orders(customer INTEGER, amount REAL)"); c.executemany("INSERT INTO orders VALUES (?, ?)", rows)
+    reg = DatabaseRegistry(); reg.add("shop", root / "shop.sqlite"); reg.add("shop-v1", root / "shop-v1.sqlite"); reg.save(root / "databases.json")
+    return write_tasks(root / "tasks.jsonl", [Task(id=k, database="shop", variants=["shop-v1"], question=q, source="test", gold_sql=g)
+                                              for k, (q, g) in SHOP_TASKS.items()])
 
 # %% ../nbs/20c_grpo.ipynb #932dd144
 _STEP_DIR = re.compile(r"^step(\d+)$")
@@ -375,3 +394,63 @@ class GRPOTrainer:
                           run_manifest(self.cfg, self.suite.data_files(), policy=self.policy.info,
                                        resumed_from=d.relative_to(self.run_dir).as_posix(), world_size=self.world_size))
         self._event({"step": self.step_done, "event": "resume", "path": d.relative_to(self.run_dir).as_posix()})
+
+# %% ../nbs/20c_grpo.ipynb #b0cd5cab
+def tiny_climb(name: str, root: Path, suites: Sequence[str], harness: HarnessConfig, **kw) -> GRPOConfig:
+    "A test climb of the tiny Qwen3.5 twin under `root`: 2 steps of 2 tasks × 2 episodes, LoRA r 4, a checkpoint every step; `kw` overrides."
+    base = dict(climb=name, model="tiny-qwen3.5", suites=tuple(suites), steps=2, tasks_per_step=2, group=2, harness=harness,
+                lora_r=4, lora_alpha=8, lr=1e-3, ckpt_every=1, out=str(root / name), adapters_root=str(root / "adapters"))
+    return GRPOConfig(**{**base, **kw})
+
+# %% ../nbs/20c_grpo.ipynb #d50e1b56
+class CoinBackend(ScriptedBackend):
+    """Test double: each turn submits, for the question in its context, the SQL `answers` holds or a wrong one — always the SQL
+    (`pass`), never (`fail`), or by the request seed's parity (`coin`) — with log-probs from the policy's own forward."""
+    def __init__(self, policy: Policy, sampling: SamplingParams, answers: dict[str, tuple[str, str]]):
+        super().__init__(policy.tokenizer, policy.chat, policy.stop_ids, reply=None)
+        self.policy, self.sampling, self.answers = policy, sampling, answers
+    def generate(self, prompts, params):
+        gens, trajs = [], []
+        for ids, p in zip(prompts, params):
+            ctx = self.tokenizer.decode(list(ids), skip_special_tokens=False)
+            sql, mode = next(a for q, a in self.answers.items() if q in ctx)
+            sql = sql if mode == "pass" or (mode == "coin" and p.seed % 2) else "SELECT 42"
+            text = f"\n</think>\n\n<tool_call>\n<function=submit>\n<parameter=sql>\n{sql}\n</parameter>\n</function>\n</tool_call>"
+            gen = self.tokenizer.encode(text, add_special_tokens=False) + [self.stop_ids[0]]
+            gens.append(gen)
+            trajs.append(Trajectory(tuple(ids) + tuple(gen), tuple(range(len(ids), len(ids) + len(gen))), (0.0,) * len(gen)))
+        b = collate(trajs, self.policy.pad_id, self.policy.device)
+        with torch.no_grad():
+            lp, _ = token_logprobs(self.policy.model, b.ids, b.attention_mask, b.rows, b.positions, self.sampling)
+        out, k = [], 0
+        for gen in gens:
+            out.append(Generation(tuple(gen), tuple(lp[k:k + len(gen)].tolist()), "stop")); k += len(gen)
+        return out
+
+def scripted_trainer(cfg: GRPOConfig, answers: dict[str, tuple[str, str]], resume: bool = True) -> GRPOTrainer:
+    "A trainer of `cfg` whose rollouts come from a `CoinBackend` over `answers` (tests: outcomes with variance, nothing sampled)."
+    t = GRPOTrainer(cfg, resume=resume, progress=False)
+    t.backend = CoinBackend(t.policy, cfg.harness.sampling, answers)
+    return t
+
+# %% ../nbs/20c_grpo.ipynb #90db6eb3
+class Killed(Exception):
+    "A simulated kill (tests)."
+
+def kill_before_checkpoint(trainer: GRPOTrainer, step: int) -> None:
+    "Make `trainer` raise `Killed` where it would write step `step`'s checkpoint, after that step's rows are logged (tests)."
+    save = trainer.save_checkpoint
+    def dies():
+        if trainer.step_done == step: raise Killed(f"simulated kill before step {step}'s checkpoint")
+        return save()
+    trainer.save_checkpoint = dies
+
+RESUMED_SAME = ("step", "tasks", "pass_rate", "groups_kept", "trajectories", "policy_tokens", "lr", "pool_in_play")
+
+def assert_same_steps(a: list[dict], b: list[dict]) -> None:
+    "Fail unless two climbs' metrics rows agree: the same draws and counts, and loss, gradient norm, |Δ log-prob| and entropy to 1e-6."
+    assert len(a) == len(b), f"{len(a)} steps against {len(b)}"
+    for x, y in zip(a, b):
+        assert {k: x[k] for k in RESUMED_SAME} == {k: y[k] for k in RESUMED_SAME}, (x["step"], y["step"])
+        for k in ("loss", "grad_norm", "mean_abs_dlogp", "entropy"):
+            assert (x[k] is None and y[k] is None) or abs(x[k] - y[k]) <= 1e-6 * max(1, abs(x[k])), (k, x[k], y[k])
