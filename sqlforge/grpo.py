@@ -22,10 +22,10 @@ from .harness import HarnessConfig, ScriptedBackend, Transcript, harness_record,
 from .models import Policy, adapter_dir, load_policy
 from .sandbox import SqlPool
 from .tasks import DatabaseRegistry, Task, write_tasks
-from sqlforge.update import (
+from .update import (
     EXCLUDED, GRPOConfig, step_rng, episode_seed, reward, group_advantages, Trajectory, grpo_loss, step_due, accumulate,
-    add_lora, lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter, collate,
-    token_logprobs)
+    add_lora, lr_factor, adapter_matmuls, fuse_lora, trainable_parameters, atomic_dir, save_adapter, write_adapter)
+from .update import collate, token_logprobs
 from .stepbench import _peak_rss_gib
 from .taskpool import load_pool, TaskPool
 

@@ -23,9 +23,9 @@ from .tasks import load_suite
 
 # %% auto #0
 __all__ = ['SPIDER_ARMS', 'IN_FAMILY', 'BESIDE', 'SIGNAL_FATES', 'PIECE_S', 'REFERENCE_CLIMB', 'study_base_run',
-           'study_judge_run', 'study_cluster', 'study_comparison', 'signal_per_step', 'exploration_verdict',
-           'design_behaviour', 'pass_by_exploring', 'study_levels', 'pass_by_level', 'gpu_sessions', 'episode_rate',
-           'judged_episodes', 'step_seconds', 'work_left']
+           'study_judge_run', 'study_cluster', 'study_comparison', 'signal_per_step', 'training_behaviour',
+           'exploration_verdict', 'design_behaviour', 'pass_by_exploring', 'study_levels', 'pass_by_level',
+           'gpu_sessions', 'episode_rate', 'judged_episodes', 'step_seconds', 'work_left']
 
 # %% ../nbs/57_spider_study.ipynb #0698aa66
 SPIDER_ARMS = ("spider", "spider-seed1", "spider-hidden", "spider-explore")   # the registered arms, in the pre-registration's order
@@ -80,6 +80,16 @@ def signal_per_step(pool_file: str | Path) -> pd.DataFrame:
                           "signal": sum(g["fate"] in SIGNAL_FATES for g in r["groups"]),
                           "kept": sum(g["fate"] == "kept" for g in r["groups"]), "learnable_share": r["learnable_share"]}
                          for r in rows]).set_index("step")
+
+def training_behaviour(episodes_file: str | Path) -> pd.DataFrame:
+    "Per step of a climb's episodes.jsonl: episodes, pass rate, turns, run_sql calls, share that explored, pass rate if it did / did not."
+    e = pd.DataFrame(read_jsonl(episodes_file))
+    if e.empty: raise ValueError(f"{episodes_file} holds no episodes: the climb has not logged a step yet")
+    e = e[e.outcome != "infra_error"].assign(passed=lambda d: d.outcome == "pass", explored=lambda d: d.n_run_sql > 0)
+    by = lambda d: d.groupby("step")
+    return pd.DataFrame({"episodes": by(e).size(), "pass_rate": by(e).passed.mean(), "turns": by(e).turns.mean(),
+                         "run_sql": by(e).n_run_sql.mean(), "explored": by(e).explored.mean(),
+                         "pass_if_explored": by(e[e.explored]).passed.mean(), "pass_if_not": by(e[~e.explored]).passed.mean()})
 
 # %% ../nbs/57_spider_study.ipynb #82421a8d
 def exploration_verdict(shift: pd.DataFrame) -> str:
